@@ -1,0 +1,3 @@
+from lineoffire.cli import main
+
+raise SystemExit(main())

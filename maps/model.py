@@ -28,6 +28,7 @@ __all__ = [
     "LOW",
     "SQUARE_CODES",
     "MapError",
+    "MapTypeError",
     "snap",
     "size_index",
     "Creature",
@@ -72,12 +73,20 @@ class MapError(ValueError):
     """A map or a request is invalid.  The message names what and where."""
 
 
+class MapTypeError(MapError, TypeError):
+    """A value of a map or a request has the wrong type.
+
+    Both a :class:`MapError` (so one ``except MapError`` catches every bad
+    map) and a :class:`TypeError` (so it reads as what it is).
+    """
+
+
 def snap(value: Any, where: str = "coordinate") -> float:
     """Return ``value`` snapped to the nearest multiple of 1/1024.
 
     Raises
     ------
-    TypeError
+    MapTypeError
         If ``value`` is not a real number (booleans are refused too).
     MapError
         If ``value`` is NaN or infinite.
@@ -90,7 +99,7 @@ def snap(value: Any, where: str = "coordinate") -> float:
     3.0
     """
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{where} must be a number, not {type(value).__name__} ({value!r})")
+        raise MapTypeError(f"{where} must be a number, not {type(value).__name__} ({value!r})")
     v = float(value)
     if not math.isfinite(v):
         raise MapError(f"{where} must be finite, not {v!r}")
@@ -100,7 +109,7 @@ def snap(value: Any, where: str = "coordinate") -> float:
 def size_index(size: Any, where: str = "size") -> int:
     """Index of a size name (``"medium"`` -> 4) in :data:`SIZES`."""
     if not isinstance(size, str):
-        raise TypeError(f"{where} must be a string, not {type(size).__name__} ({size!r})")
+        raise MapTypeError(f"{where} must be a string, not {type(size).__name__} ({size!r})")
     try:
         return SIZES.index(size.lower())
     except ValueError:
@@ -232,13 +241,17 @@ class BattleMap:
         image: Any = None,
         joins_added: int = 0,
         where: str = "map",
+        labels: Sequence[str] | None = None,
     ) -> "BattleMap":
         """Validate and build a map.
 
         ``squares`` is None (all open), a list of row strings of ``.``, ``#``
         and ``=``, or a ``(height, width)`` integer array of square codes.
         ``walls`` and ``creatures`` are :class:`Wall` / :class:`Creature`
-        objects or dicts with their fields.
+        objects or dicts with their fields.  ``where`` starts every error
+        message (a file name); ``labels``, one per creature, say where each
+        creature was written (``"line 12"``) in placement errors, instead
+        of ``creatures[i]``.
 
         Examples
         --------
@@ -250,6 +263,10 @@ class BattleMap:
         >>> m.creature("A").rect
         (1, 0, 2, 1)
         """
+        if name is not None and not isinstance(name, str):
+            raise MapTypeError(f"{where}: name must be a string, not {type(name).__name__}")
+        if meta is not None and not isinstance(meta, dict):
+            raise MapTypeError(f"{where}: meta must be an object, not {type(meta).__name__}")
         w = _positive_int(width, f"{where}: width")
         h = _positive_int(height, f"{where}: height")
         grid = _parse_squares(squares, w, h, where)
@@ -274,17 +291,26 @@ class BattleMap:
             image=image,
             joins_added=joins_added,
         )
-        bmap.validate(where)
+        bmap.validate(where, labels=labels)
         return bmap
 
-    def validate(self, where: str = "map") -> None:
-        """Check creature placement: on the map, not on solid squares, no overlaps."""
+    def validate(self, where: str = "map", *, labels: Sequence[str] | None = None) -> None:
+        """Check creature placement: on the map, not on solid squares, no overlaps.
+
+        ``labels`` (one per creature) replace ``creatures[i]`` in messages.
+        """
+        if labels is None:
+            labels = [f"creatures[{i}]" for i in range(len(self.creatures))]
+        elif len(labels) != len(self.creatures):
+            raise ValueError(
+                f"labels has {len(labels)} entries for {len(self.creatures)} creatures"
+            )
         seen: dict[str, int] = {}
         occupied: dict[tuple[int, int], Creature] = {}
         for i, c in enumerate(self.creatures):
-            here = f"{where}: creature {c.id!r} (creatures[{i}])"
+            here = f"{where}: creature {c.id!r} ({labels[i]})"
             if c.id in seen:
-                raise MapError(f"{here}: duplicate id {c.id!r} (also creatures[{seen[c.id]}])")
+                raise MapError(f"{here}: duplicate id {c.id!r} (also {labels[seen[c.id]]})")
             seen[c.id] = i
             x0, y0, x1, y1 = c.rect
             if x0 < 0 or y0 < 0 or x1 > self.width or y1 > self.height:
@@ -305,11 +331,11 @@ class BattleMap:
         for i, c in enumerate(self.creatures):
             if c.grappling is not None and c.grappling not in seen:
                 raise MapError(
-                    f"{where}: creature {c.id!r} (creatures[{i}]): grappling names "
+                    f"{where}: creature {c.id!r} ({labels[i]}): grappling names "
                     f"unknown creature {c.grappling!r}"
                 )
             if c.grappling == c.id:
-                raise MapError(f"{where}: creature {c.id!r} cannot grapple itself")
+                raise MapError(f"{where}: creature {c.id!r} ({labels[i]}) cannot grapple itself")
 
     # ---------------------------------------------------------------- queries
     def creature(self, cid: Any) -> Creature:
@@ -363,7 +389,7 @@ def _positive_int(value: Any, where: str) -> int:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         else:
-            raise TypeError(f"{where} must be an integer, not {type(value).__name__} ({value!r})")
+            raise MapTypeError(f"{where} must be an integer, not {type(value).__name__} ({value!r})")
     if value <= 0:
         raise MapError(f"{where} must be positive, not {value}")
     return int(value)
@@ -378,7 +404,7 @@ def _positive_number(value: Any, where: str) -> float:
 
 def _int_coord(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{where} must be an integer, not {type(value).__name__} ({value!r})")
+        raise MapTypeError(f"{where} must be an integer, not {type(value).__name__} ({value!r})")
     v = float(value)
     if not math.isfinite(v):
         raise MapError(f"{where} must be finite, not {v!r}")
@@ -402,7 +428,7 @@ def _parse_squares(squares: Any, w: int, h: int, where: str) -> np.ndarray:
             raise MapError(f"{where}: squares[{r}, {c}] has unknown code {squares[r, c]!r}")
         return squares.astype(np.uint8)
     if isinstance(squares, str) or not isinstance(squares, (list, tuple)):
-        raise TypeError(
+        raise MapTypeError(
             f"{where}: squares must be a list of {h} row strings, not {type(squares).__name__}"
         )
     if len(squares) != h:
@@ -410,7 +436,7 @@ def _parse_squares(squares: Any, w: int, h: int, where: str) -> np.ndarray:
     grid = np.zeros((h, w), dtype=np.uint8)
     for r, row in enumerate(squares):
         if not isinstance(row, str):
-            raise TypeError(f"{where}: squares[{r}] must be a string, not {type(row).__name__}")
+            raise MapTypeError(f"{where}: squares[{r}] must be a string, not {type(row).__name__}")
         if len(row) != w:
             raise MapError(f"{where}: squares[{r}] has {len(row)} characters, the width is {w}")
         for c, ch in enumerate(row):
@@ -438,11 +464,13 @@ def _make_wall(wall: Any, w: int, h: int, where: str) -> Wall:
         is_open = wall.get("open", False)
         height_ft = wall.get("height_ft")
     else:
-        raise TypeError(f"{where} must be an object, not {type(wall).__name__}")
+        raise MapTypeError(f"{where} must be an object, not {type(wall).__name__}")
+    if not isinstance(kind, str):
+        raise MapTypeError(f"{where}: kind must be a string, not {type(kind).__name__} ({kind!r})")
     if kind not in WALL_KINDS:
         raise MapError(f"{where}: unknown wall kind {kind!r}; expected one of {', '.join(WALL_KINDS)}")
     if not isinstance(is_open, bool):
-        raise TypeError(f"{where}: open must be true or false, not {is_open!r}")
+        raise MapTypeError(f"{where}: open must be true or false, not {is_open!r}")
     if is_open and kind != "door":
         raise MapError(f"{where}: only doors can be open (kind is {kind!r})")
     if height_ft is not None:
@@ -450,7 +478,7 @@ def _make_wall(wall: Any, w: int, h: int, where: str) -> Wall:
             raise MapError(f"{where}: height_ft applies to low walls only (kind is {kind!r})")
         height_ft = _positive_number(height_ft, f"{where}: height_ft")
     if isinstance(points, (str, bytes)) or not isinstance(points, (list, tuple)):
-        raise TypeError(f"{where}: points must be a list of [x, y] pairs")
+        raise MapTypeError(f"{where}: points must be a list of [x, y] pairs")
     if len(points) < 2:
         raise MapError(f"{where}: points needs at least 2 points, it has {len(points)}")
     pts: list[tuple[float, float]] = []
@@ -495,7 +523,7 @@ def _make_creature(c: Any, where: str) -> Creature:
             "grappling": c.grappling,
         }
     if not isinstance(c, dict):
-        raise TypeError(f"{where} must be an object, not {type(c).__name__}")
+        raise MapTypeError(f"{where} must be an object, not {type(c).__name__}")
     unknown = set(c) - _CREATURE_FIELDS
     if unknown:
         raise MapError(f"{where}: unknown field(s) {', '.join(sorted(map(repr, unknown)))}")
@@ -503,8 +531,10 @@ def _make_creature(c: Any, where: str) -> Creature:
         if key not in c:
             raise MapError(f"{where}: missing field {key!r}")
     cid = c["id"]
-    if not isinstance(cid, str) or not cid:
-        raise TypeError(f"{where}: id must be a non-empty string, not {cid!r}")
+    if not isinstance(cid, str):
+        raise MapTypeError(f"{where}: id must be a string, not {type(cid).__name__} ({cid!r})")
+    if not cid:
+        raise MapError(f"{where}: id must not be empty")
     where = f"{where} ({cid!r})"
     if cid in RESERVED_IDS:
         raise MapError(f"{where}: id {cid!r} is reserved")
@@ -513,33 +543,33 @@ def _make_creature(c: Any, where: str) -> Creature:
     size = SIZES[size_index(c.get("size", "medium"), f"{where}: size")]
     team = c.get("team")
     if team is not None and not isinstance(team, str):
-        raise TypeError(f"{where}: team must be a string, not {team!r}")
+        raise MapTypeError(f"{where}: team must be a string, not {team!r}")
     evasion = c.get("evasion")
     if evasion is not None:
         if isinstance(evasion, bool) or not isinstance(evasion, (int, np.integer)):
             if isinstance(evasion, float) and evasion.is_integer():
                 evasion = int(evasion)
             else:
-                raise TypeError(f"{where}: evasion must be an integer, not {evasion!r}")
+                raise MapTypeError(f"{where}: evasion must be an integer, not {evasion!r}")
         evasion = int(evasion)
     height_ft = c.get("height_ft")
     if height_ft is not None:
         height_ft = _positive_number(height_ft, f"{where}: height_ft")
     traits = c.get("traits", ())
     if isinstance(traits, str) or not isinstance(traits, (list, tuple)):
-        raise TypeError(f"{where}: traits must be a list of strings, not {traits!r}")
+        raise MapTypeError(f"{where}: traits must be a list of strings, not {traits!r}")
     for t in traits:
         if not isinstance(t, str):
-            raise TypeError(f"{where}: traits must be strings, not {t!r}")
+            raise MapTypeError(f"{where}: traits must be strings, not {t!r}")
     flags = {}
     for key in ("taken_cover", "prone", "dead"):
         v = c.get(key, False)
         if not isinstance(v, bool):
-            raise TypeError(f"{where}: {key} must be true or false, not {v!r}")
+            raise MapTypeError(f"{where}: {key} must be true or false, not {v!r}")
         flags[key] = v
     grappling = c.get("grappling")
     if grappling is not None and not isinstance(grappling, str):
-        raise TypeError(f"{where}: grappling must be a creature id, not {grappling!r}")
+        raise MapTypeError(f"{where}: grappling must be a creature id, not {grappling!r}")
     return Creature(
         id=cid, x=x, y=y, size=size, team=team, evasion=evasion, height_ft=height_ft,
         traits=tuple(traits), grappling=grappling, **flags,

@@ -1,0 +1,754 @@
+"""The vectorised trace kernel (SPEC section 3), in exact integer arithmetic.
+
+Coordinates are int64 in units of 1/1024 square.  For one chunk of lines:
+
+1. **Grid crossings.**  In a mirrored frame where the line runs towards +x
+   and +y, the x- and y-grid-line crossings of every line are enumerated in
+   closed form and merged into parameter order without sorting: a crossing's
+   rank is its index among its own axis plus the number of crossings of the
+   other axis strictly before it, counted with one integer division.  All
+   parameters of a line are integers over one denominator ``D = |dx| * |dy|``
+   (zeros read as 1).  A segmented cumulative sum gives each open interval's
+   square.
+2. **Intervals.**  On an open interval the line lies in one square's open
+   interior, or runs along a grid line between two squares (a seam); the
+   squares' flags decide it at once (one gather).
+3. **Points.**  Only some points need the full two-sided rule: grid
+   vertices the line passes through, crossings of grid lines that carry
+   thin walls, the attached ends (with their angular arcs), and points where
+   the line meets a wall that is not on a grid line ("free" walls, found
+   through per-square buckets and intersected exactly with Python integers).
+   Point events at the same parameter are merged, then every square, creature
+   and wall direction at the point is tested against the two sides with the
+   exact angular predicates of :mod:`._arcs`.
+4. **Blockers.**  Each piece is kept once at its least parameter and sorted
+   by (t, kind, ref).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lineoffire.maps.model import BattleMap
+
+from . import _arcs as A
+from ._prep import BLK, CRE, LOWC, SLT, S, Prep, prep_for
+from .types import (
+    CREATURE_K,
+    LOW_K,
+    REF_CREATURE,
+    REF_SQUARE,
+    REF_WALL,
+    SOLID_K,
+    TraceBatch,
+)
+
+CHUNK = 2048
+
+# point-event types
+INTERIOR, START, END, TOUCH = 0, 1, 2, 3
+
+
+def _ceil_div(a, b):
+    return -((-a) // b)
+
+
+class _Rows:
+    """Accumulates blocker rows: line, t numerator, t denominator, kind, ref."""
+
+    def __init__(self):
+        self.parts: list[tuple[np.ndarray, ...]] = []
+
+    def add(self, line, tn, td, kind, rtype, r0, r1):
+        n = len(line)
+        if n == 0:
+            return
+        b = np.broadcast_to
+        self.parts.append((
+            np.asarray(line, np.int64), b(np.asarray(tn, np.int64), (n,)),
+            b(np.asarray(td, np.int64), (n,)), b(np.asarray(kind, np.int64), (n,)),
+            b(np.asarray(rtype, np.int64), (n,)), b(np.asarray(r0, np.int64), (n,)),
+            b(np.asarray(r1, np.int64), (n,)),
+        ))
+
+    def arrays(self):
+        if not self.parts:
+            return [np.zeros(0, np.int64) for _ in range(7)]
+        return [np.concatenate([p[k] for p in self.parts]) for k in range(7)]
+
+
+def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.ndarray, *,
+                ignore_dead: bool = False, ignore_prone: bool = False,
+                chunk: int = CHUNK) -> TraceBatch:
+    """Trace ``units`` (N x 4 int64, 1/1024 squares) and return a TraceBatch."""
+    prep = prep_for(bmap)
+    ignore = np.zeros(max(len(bmap.creatures), 1), dtype=bool)
+    if ignore_dead:
+        ignore |= prep.dead
+    if ignore_prone:
+        ignore |= prep.prone
+    n = len(units)
+    stopped = np.zeros(n, bool)
+    slit = np.zeros(n, bool)
+    low = np.zeros(n, bool)
+    counts = np.zeros(n, np.int64)
+    cols: list[list[np.ndarray]] = [[] for _ in range(5)]
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        res = _trace_chunk(prep, units[a:b], att[a:b], tgt[a:b], ignore)
+        stopped[a:b], slit[a:b], low[a:b] = res[0], res[1], res[2]
+        line, t, kind, rtype, r0, r1 = res[3]
+        counts[a:b] = np.bincount(line, minlength=b - a)
+        for k, arr in enumerate((t, kind, rtype, r0, r1)):
+            cols[k].append(arr)
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    cat = [np.concatenate(c) if c else np.zeros(0) for c in cols]
+    return TraceBatch(
+        stopped=stopped, slit=slit, low=low, offsets=offsets,
+        kind=cat[1].astype(np.int8), t=cat[0].astype(np.float64),
+        ref0=cat[3].astype(np.int64), ref1=cat[4].astype(np.int64),
+        ref_type=cat[2].astype(np.int8),
+        creature_ids=[c.id for c in bmap.creatures],
+    )
+
+
+# --------------------------------------------------------------------------
+def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
+    n = len(seg)
+    px, py, qx, qy = (seg[:, k].astype(np.int64) for k in range(4))
+    dx, dy = qx - px, qy - py
+    zero = (dx == 0) & (dy == 0)
+    sx = np.where(dx < 0, -1, 1)
+    sy = np.where(dy < 0, -1, 1)
+    mpx, mpy, mqx, mqy = sx * px, sy * py, sx * qx, sy * qy
+    mdx, mdy = np.abs(dx), np.abs(dy)
+    Dx = np.where(mdx > 0, mdx, 1)
+    Dy = np.where(mdy > 0, mdy, 1)
+    D = Dx * Dy
+    big = np.int64(1) << 62
+
+    # ---- attachments: N0 = where the line leaves the attacker, N1 = enters target
+    rects = prep.rects
+    N0 = np.zeros(n, np.int64)
+    N1 = D.copy()
+    start_att = np.zeros(n, bool)
+    end_att = np.zeros(n, bool)
+    if len(rects):
+        ra = rects[np.maximum(att, 0)]
+        start_att = (att >= 0) & ~zero & (px >= ra[:, 0]) & (px <= ra[:, 2]) & \
+            (py >= ra[:, 1]) & (py <= ra[:, 3])
+        mx1 = np.where(sx > 0, ra[:, 2], -ra[:, 0])
+        my1 = np.where(sy > 0, ra[:, 3], -ra[:, 1])
+        nx_exit = np.where(mdx > 0, (mx1 - mpx) * Dy, big)
+        ny_exit = np.where(mdy > 0, (my1 - mpy) * Dx, big)
+        N0 = np.where(start_att, np.minimum(np.minimum(nx_exit, ny_exit), D), 0)
+        rt = rects[np.maximum(tgt, 0)]
+        end_att = (tgt >= 0) & ~zero & (qx >= rt[:, 0]) & (qx <= rt[:, 2]) & \
+            (qy >= rt[:, 1]) & (qy <= rt[:, 3])
+        mx0 = np.where(sx > 0, rt[:, 0], -rt[:, 2])
+        my0 = np.where(sy > 0, rt[:, 1], -rt[:, 3])
+        nx_ent = np.where(mdx > 0, (mx0 - mpx) * Dy, -big)
+        ny_ent = np.where(mdy > 0, (my0 - mpy) * Dx, -big)
+        N1 = np.where(end_att, np.maximum(np.maximum(nx_ent, ny_ent), 0), D)
+    touch = start_att & end_att & (N0 == N1) & ~zero
+    empty = zero | (N0 > N1) | ((N0 == N1) & ~touch)
+
+    # ---- grid crossings (mirrored frame)
+    fx = mpx // S
+    fy = mpy // S
+    nxc = np.where(mdx > 0, _ceil_div(mqx, S) - fx - 1, 0)
+    nyc = np.where(mdy > 0, _ceil_div(mqy, S) - fy - 1, 0)
+    nxc = np.where(empty, 0, np.maximum(nxc, 0))
+    nyc = np.where(empty, 0, np.maximum(nyc, 0))
+
+    # x-crossings
+    xl = np.repeat(np.arange(n), nxc)
+    xk = np.arange(len(xl)) - np.repeat(np.cumsum(nxc) - nxc, nxc) + 1
+    Xm = (fx[xl] + xk) * S
+    x_yn = mpy[xl] * mdx[xl] + (Xm - mpx[xl]) * mdy[xl]  # mirrored y * mdx
+    x_N = (Xm - mpx[xl]) * Dy[xl]
+    x_vert = x_yn % (S * mdx[xl]) == 0
+    x_before = np.clip(_ceil_div(x_yn, S * mdx[xl]) - fy[xl] - 1, 0, nyc[xl])
+    # y-crossings
+    yl = np.repeat(np.arange(n), nyc)
+    yk = np.arange(len(yl)) - np.repeat(np.cumsum(nyc) - nyc, nyc) + 1
+    Ym = (fy[yl] + yk) * S
+    y_xn = mpx[yl] * mdy[yl] + (Ym - mpy[yl]) * mdx[yl]  # mirrored x * mdy
+    y_N = (Ym - mpy[yl]) * Dx[yl]
+    y_vert = y_xn % (S * mdy[yl]) == 0
+    y_before = np.clip(_ceil_div(y_xn, S * mdy[yl]) - fx[yl] - 1, 0, nxc[yl])
+
+    # a y-crossing at a vertex duplicates the x-crossing there (if the line has any)
+    y_dup = y_vert & (mdx[yl] > 0)
+    nvert = np.bincount(yl[y_dup], minlength=n)
+    # rank among the distinct events of the line: vertices counted once
+    x_rank = xk - 1 + x_before - _seg_excl_cumsum(x_vert & (mdy[xl] > 0), nxc)
+    y_rank = yk - 1 + y_before - _seg_excl_cumsum(y_dup, nyc)
+    ne = nxc + nyc - nvert
+    eoff = np.zeros(n + 1, np.int64)
+    np.cumsum(ne, out=eoff[1:])
+    E = int(eoff[-1])
+    ev_N = np.empty(E, np.int64)
+    ev_isx = np.zeros(E, bool)
+    ev_isy = np.zeros(E, bool)
+    ev_line = np.repeat(np.arange(n), ne)
+    xi = eoff[xl] + x_rank
+    ev_N[xi] = x_N
+    ev_isx[xi] = True
+    ev_isy[xi] = x_vert & (mdy[xl] > 0)
+    keep_y = ~y_dup
+    yi = eoff[yl[keep_y]] + y_rank[keep_y]
+    ev_N[yi] = y_N[keep_y]
+    ev_isy[yi] = True
+
+    # ---- intervals: E + n of them (one more than events per line)
+    rows = _Rows()
+    line_stop = np.zeros(n, bool)
+    line_slit = np.zeros(n, bool)
+    line_low = np.zeros(n, bool)
+    nint = ne + 1
+    ioff = np.zeros(n + 1, np.int64)
+    np.cumsum(nint, out=ioff[1:])
+    il = np.repeat(np.arange(n), nint)
+    j = np.arange(len(il)) - ioff[il]  # interval index within its line
+    csx = np.zeros(E + 1, np.int64)
+    np.cumsum(ev_isx, out=csx[1:])
+    csy = np.zeros(E + 1, np.int64)
+    np.cumsum(ev_isy, out=csy[1:])
+    before = eoff[il] + j  # number of events before interval (global index of its end event)
+    cxm = fx[il] + csx[before] - csx[eoff[il]]
+    cym = fy[il] + csy[before] - csy[eoff[il]]
+    i_start = np.where(j > 0, ev_N[np.maximum(before - 1, 0)], 0)
+    i_end = np.where(j < ne[il], ev_N[np.minimum(before, max(E - 1, 0))] if E else 0, D[il])
+    keep = ~empty[il] & (i_start >= N0[il]) & (i_end <= N1[il]) & (i_end > i_start)
+    il, cxm, cym, i_start = il[keep], cxm[keep], cym[keep], i_start[keep]
+    c = np.where(sx[il] > 0, cxm, -cxm - 1)
+    r = np.where(sy[il] > 0, cym, -cym - 1)
+    seam_h = (mdy[il] == 0) & (mpy[il] % S == 0)
+    seam_v = (mdx[il] == 0) & (mpx[il] % S == 0)
+    cA = np.where(seam_v, c - 1, c)
+    rA = np.where(seam_h, r - 1, r)
+    fA = _flags(prep, cA, rA)
+    fB = _flags(prep, c, r)
+    solid_A, solid_B = (fA & 1) > 0, (fB & 1) > 0
+    lowish_A, lowish_B = fA > 0, fB > 0
+    stop = solid_A & solid_B
+    lowx = ~stop & lowish_A & lowish_B
+    two = seam_h | seam_v
+    line_stop[il[stop]] = True
+    line_low[il[lowx]] = True
+    tdi = D[il]
+    for sel, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
+        rows.add(il[sel], i_start[sel], tdi[sel], SOLID_K, REF_SQUARE, cc[sel], rr[sel])
+    for sel, cc, rr, ff in ((lowx, cA, rA, fA), (lowx & two, c, r, fB)):
+        sel = sel & (ff == 2)
+        rows.add(il[sel], i_start[sel], tdi[sel], LOW_K, REF_SQUARE, cc[sel], rr[sel])
+    # creatures on intervals
+    crA = _creatures(prep, cA, rA, att[il], tgt[il], ignore)
+    crB = _creatures(prep, c, r, att[il], tgt[il], ignore)
+    passes = (crA >= 0).any(axis=0) & (crB >= 0).any(axis=0)
+    for cr in (crA, crB):
+        for layer in cr:
+            sel = passes & (layer >= 0)
+            rows.add(il[sel], i_start[sel], tdi[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
+
+    # ---- point events
+    pts = _Points()
+    # positions of x-crossing events (vertices included) in original coordinates
+    xin = (x_N > N0[xl]) & (x_N < N1[xl])
+    X = sx[xl] * Xm
+    yn_o = sy[xl] * x_yn  # original y * mdx
+    pd = mdx[xl]
+    # x-crossings on a walled edge or at a vertex
+    row_o = _floor_div(yn_o, S * pd)
+    vcount = _edge_count(prep.vedge, X // S, row_o)
+    xsel = xin & (x_vert | (vcount > 0))
+    pts.add(xl[xsel], x_N[xsel], D[xl[xsel]], X[xsel] * pd[xsel], yn_o[xsel], pd[xsel], 1)
+    Yv = sy[yl] * Ym
+    xn_o = sx[yl] * y_xn
+    pdy = mdy[yl]
+    col_o = _floor_div(xn_o, S * pdy)
+    hcount = _edge_count(prep.hedge, Yv // S, col_o)
+    yin = (y_N > N0[yl]) & (y_N < N1[yl])
+    ysel = yin & ~y_dup & (y_vert | (hcount > 0))
+    pts.add(yl[ysel], y_N[ysel], D[yl[ysel]], xn_o[ysel], Yv[ysel] * pdy[ysel], pdy[ysel], 1)
+    # attached ends
+    end_cells = []
+    for Nw, on in ((N0, start_att & ~empty), (N1, end_att & ~empty)):
+        li = np.nonzero(on)[0]
+        xn, yn, pdd = _point_at(li, Nw, px, py, qx, qy, dx, dy, mdx, mdy, Dx, Dy, D)
+        pts.add(li, Nw[li], D[li], xn, yn, pdd, 1)
+        for oc in (-1, 0):
+            for orr in (-1, 0):
+                end_cells.append((li, _ceil_div(xn, S * pdd) + oc, _ceil_div(yn, S * pdd) + orr))
+    # free walls
+    free_dirs = _free_wall_events(prep, pts, [(il, c, r), (il, cA, rA)] + end_cells,
+                                  px, py, qx, qy, dx, dy, N0, N1, D, start_att, end_att)
+
+    ev = pts.merge()
+    if ev is not None:
+        ev["free_dirs"] = [(ev["group_of"][i], j, x, y) for i, j, x, y in free_dirs]
+        _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
+                         att, tgt, ignore, line_stop, line_slit, line_low)
+
+    line, tn, td, kind, rtype, r0, r1 = rows.arrays()
+    return line_stop, line_slit, line_low, _finish(prep, line, tn, td, kind, rtype, r0, r1)
+
+
+def _seg_excl_cumsum(flags, counts):
+    """Per segment (lengths ``counts``), how many ``flags`` come strictly before."""
+    c = np.zeros(len(flags) + 1, np.int64)
+    np.cumsum(flags, out=c[1:])
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    return c[:-1] - c[starts]
+
+
+def _floor_div(a, b):
+    return a // b
+
+
+def _flags(prep: Prep, c, r):
+    ok = (c >= 0) & (c < prep.w) & (r >= 0) & (r < prep.h)
+    out = np.zeros(len(c), np.uint8)
+    out[ok] = prep.flags[r[ok], c[ok]]
+    return out
+
+
+def _creatures(prep: Prep, c, r, att, tgt, ignore):
+    """(layers, n) creature indices at squares, -1 where none or excluded."""
+    ok = (c >= 0) & (c < prep.w) & (r >= 0) & (r < prep.h)
+    out = np.full((prep.cre.shape[0], len(c)), -1, np.int64)
+    out[:, ok] = prep.cre[:, r[ok], c[ok]]
+    bad = (out == att) | (out == tgt) | ((out >= 0) & ignore[np.maximum(out, 0)])
+    out[bad] = -1
+    return out
+
+
+def _edge_count(table, line, unit):
+    ok = (line >= 0) & (line < table.nlines) & (unit >= 0) & (unit < table.nunits)
+    out = np.zeros(len(line), np.int64)
+    out[ok] = table.count[line[ok], unit[ok]]
+    return out
+
+
+def _point_at(li, Nw, px, py, qx, qy, dx, dy, mdx, mdy, Dx, Dy, D):
+    """Exact position (xn / pd, yn / pd) of the point at parameter Nw / D of lines li."""
+    N = Nw[li]
+    # t = N / D; when mdx > 0: x * mdx = px * mdx + t * dx * mdx = px*mdx + N*dx/Dy
+    # N is a multiple of Dy when the point is an x-crossing, of Dx when a y-crossing.
+    xn = np.zeros(len(li), np.int64)
+    yn = np.zeros(len(li), np.int64)
+    pd = np.ones(len(li), np.int64)
+    at0 = N == 0
+    at1 = N == D[li]
+    via_x = ~at0 & ~at1 & (N % Dy[li] == 0) & (mdx[li] > 0)
+    via_y = ~at0 & ~at1 & ~via_x
+    xn[at0], yn[at0] = px[li][at0], py[li][at0]
+    xn[at1], yn[at1] = qx[li][at1], qy[li][at1]
+    # via x: t = (N / Dy) / mdx, so p = P + (N / Dy) * d / mdx
+    k = N // Dy[li]
+    m = mdx[li]
+    sel = via_x
+    pd[sel] = m[sel]
+    xn[sel] = px[li][sel] * m[sel] + k[sel] * dx[li][sel]
+    yn[sel] = py[li][sel] * m[sel] + k[sel] * dy[li][sel]
+    k = N // Dx[li]
+    m = mdy[li]
+    sel = via_y
+    pd[sel] = m[sel]
+    xn[sel] = px[li][sel] * m[sel] + k[sel] * dx[li][sel]
+    yn[sel] = py[li][sel] * m[sel] + k[sel] * dy[li][sel]
+    return xn, yn, pd
+
+
+class _Points:
+    """Point events before merging: line, t = tn / td, position (xn, yn) / pd."""
+
+    def __init__(self):
+        self.parts = []
+
+    def count(self) -> int:
+        return sum(len(p[0]) for p in self.parts)
+
+    def add(self, line, tn, td, xn, yn, pd, grid):
+        n = len(line)
+        if n == 0:
+            return
+        self.parts.append([np.asarray(line, np.int64), np.asarray(tn, np.int64),
+                           np.broadcast_to(np.asarray(td, np.int64), (n,)).copy(),
+                           np.asarray(xn, np.int64), np.asarray(yn, np.int64),
+                           np.asarray(pd, np.int64), np.full(n, grid, bool)])
+
+    def merge(self):
+        if not self.parts:
+            return None
+        cat = [np.concatenate([p[k] for p in self.parts]) for k in range(7)]
+        line, tn, td, xn, yn, pd, grid = cat
+        g = np.gcd(tn, td)
+        g[g == 0] = 1
+        tn, td = tn // g, td // g
+        # grid members first so that a group's representative is a grid point
+        order = np.lexsort((~grid, td, tn, line))
+        line, tn, td, xn, yn, pd, grid = (a[order] for a in (line, tn, td, xn, yn, pd, grid))
+        first = np.ones(len(line), bool)
+        first[1:] = (line[1:] != line[:-1]) | (tn[1:] != tn[:-1]) | (td[1:] != td[:-1])
+        gid = np.cumsum(first) - 1
+        ev = dict(line=line[first], tn=tn[first], td=td[first], xn=xn[first], yn=yn[first],
+                  pd=pd[first], grid=grid[first], n=int(first.sum()))
+        group_of = np.empty(len(order), np.int64)
+        group_of[order] = gid
+        ev["group_of"] = group_of
+        return ev
+
+
+def _free_wall_events(prep: Prep, pts: _Points, cell_lists, px, py, qx, qy, dx, dy,
+                      N0, N1, D, start_att, end_att):
+    """Intersections with walls off the grid lines, exact with Python integers.
+
+    Adds point events to ``pts`` and returns the wall directions at them as
+    ``[(point index, wall segment, wx, wy), ...]`` (point indices before merging).
+    """
+    if len(prep.free) == 0:
+        return []
+    w, h = prep.w, prep.h
+    L = np.concatenate([a for a, _, _ in cell_lists])
+    CC = np.concatenate([b for _, b, _ in cell_lists])
+    RR = np.concatenate([c for _, _, c in cell_lists])
+    ok = (CC >= 0) & (CC < w) & (RR >= 0) & (RR < h)
+    L, key = L[ok], RR[ok] * w + CC[ok]
+    a = prep.bucket_start[key]
+    nn = prep.bucket_start[key + 1] - a
+    rep = np.repeat(np.arange(len(key)), nn)
+    pos = np.arange(int(nn.sum())) - np.repeat(np.cumsum(nn) - nn, nn) + a[rep]
+    pairs = np.unique(L[rep] * (len(prep.wall_seg) + 1) + prep.bucket_wall[pos])
+    if len(pairs) == 0:
+        return []
+    li = pairs // (len(prep.wall_seg) + 1)
+    wj = pairs % (len(prep.wall_seg) + 1)
+    ws = prep.wall_seg[wj]
+    Ax, Ay, Bx, By = ws[:, 0], ws[:, 1], ws[:, 2], ws[:, 3]
+    Px, Py, ddx, ddy = px[li], py[li], dx[li], dy[li]
+    oA = A.cross(ddx, ddy, Ax - Px, Ay - Py)
+    oB = A.cross(ddx, ddy, Bx - Px, By - Py)
+    ex, ey = Bx - Ax, By - Ay
+    # the wall's line against the segment's end points
+    wP = A.cross(ex, ey, Px - Ax, Py - Ay)
+    wQ = A.cross(ex, ey, qx[li] - Ax, qy[li] - Ay)
+    hit = ~((oA == 0) & (oB == 0)) & ~(np.sign(oA) * np.sign(oB) > 0) & \
+        ~(np.sign(wP) * np.sign(wQ) > 0)
+    li, wj, oA, oB = li[hit], wj[hit], oA[hit], oB[hit]
+    Ax, Ay, ex, ey, Px, Py, ddx, ddy = (v[hit] for v in (Ax, Ay, ex, ey, Px, Py, ddx, ddy))
+    den = A.cross(ddx, ddy, ex, ey)
+    tn = A.cross(Ax - Px, Ay - Py, ex, ey)
+    sgn = np.where(den < 0, -1, 1)
+    tn, td = tn * sgn, den * sgn
+    g = np.gcd(tn, td)
+    g[g == 0] = 1
+    tn, td = tn // g, td // g
+    # keep t in [t0, t1] (exact, Python integers: products exceed int64)
+    n0, n1, DD = N0[li], N1[li], D[li]
+    keep = np.array([tn_i * d_i >= a_i * td_i and tn_i * d_i <= b_i * td_i
+                     for tn_i, td_i, a_i, b_i, d_i in zip(tn.tolist(), td.tolist(), n0.tolist(),
+                                                          n1.tolist(), DD.tolist())], dtype=bool)
+    # free ends are never tested
+    keep &= ~((tn == 0) & ~start_att[li]) & ~((tn == td) & ~end_att[li])
+    li, wj, oA, oB, ex, ey, tn, td = (v[keep] for v in (li, wj, oA, oB, ex, ey, tn, td))
+    Px, Py, ddx, ddy = Px[keep], Py[keep], ddx[keep], ddy[keep]
+    if len(li) == 0:
+        return []
+    # exact position: p = P + (tn / td) d, in Python integers, reduced to int64
+    xs, ys, pds = [], [], []
+    for Pxi, Pyi, dxi, dyi, t_n, t_d in zip(Px.tolist(), Py.tolist(), ddx.tolist(),
+                                             ddy.tolist(), tn.tolist(), td.tolist()):
+        xn = Pxi * t_d + t_n * dxi
+        yn = Pyi * t_d + t_n * dyi
+        g = math.gcd(math.gcd(xn, yn), t_d)
+        xn, yn, pdv = xn // g, yn // g, t_d // g
+        if abs(xn) >= 1 << 62 or abs(yn) >= 1 << 62 or pdv >= 1 << 40:
+            # the position only serves to find squares; keep the square exactly
+            fxq, fyq = xn // (S * pdv), yn // (S * pdv)
+            on_x, on_y = xn % (S * pdv) == 0, yn % (S * pdv) == 0
+            # represent by a nearby exact grid-equivalent point of small size
+            xn = fxq * S * 2 + (0 if on_x else S)
+            yn = fyq * S * 2 + (0 if on_y else S)
+            pdv = 2
+        xs.append(xn)
+        ys.append(yn)
+        pds.append(pdv)
+    offset = pts.count()
+    pts.add(li, tn, td, np.array(xs, np.int64), np.array(ys, np.int64),
+            np.array(pds, np.int64), 0)
+    # wall directions at the point: both ways inside the wall, one way at an end
+    dirs = []
+    both = (oA != 0) & (oB != 0)
+    at_a = oA == 0
+    at_b = (oB == 0) & ~at_a
+    idx = np.arange(len(li))
+    for sel, fxv, fyv in ((both | at_a, ex, ey), (both | at_b, -ex, -ey)):
+        dirs.append((idx[sel], wj[sel], fxv[sel], fyv[sel]))
+    return [(offset + i, w_, x_, y_) for i, w_, x_, y_ in dirs]
+
+
+def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
+                     att, tgt, ignore, line_stop, line_slit, line_low):
+    ne = ev["n"]
+    line, tn, td = ev["line"], ev["tn"], ev["td"]
+    xn, yn, pd = ev["xn"], ev["yn"], ev["pd"]
+    # event types from the exact parameter
+    g0 = np.gcd(N0[line], D[line])
+    g1 = np.gcd(N1[line], D[line])
+    is_t0 = start_att[line] & (tn == N0[line] // g0) & (td == D[line] // g0)
+    is_t1 = end_att[line] & (tn == N1[line] // g1) & (td == D[line] // g1)
+    etype = np.where(is_t0 & is_t1, TOUCH, np.where(is_t0, START, np.where(is_t1, END, INTERIOR)))
+    # position on the grid
+    gx = xn % (S * pd) == 0
+    gy = yn % (S * pd) == 0
+    ix = xn // (S * pd)
+    iy = yn // (S * pd)
+    # sides as arcs
+    ddx, ddy = dx[line], dy[line]
+    k1x, k1y, k2x, k2y = _rect_cone(prep.rects, att[line], xn, yn, pd)
+    j1x, j1y, j2x, j2y = _rect_cone(prep.rects, tgt[line], xn, yn, pd)
+    T = np.ones(ne, bool)
+    F = np.zeros(ne, bool)
+    arcA = _pick(etype, [
+        (ddx, ddy, F, -ddx, -ddy, F),        # interior
+        (ddx, ddy, F, k1x, k1y, T),          # start: from d to the shooter cone
+        (-ddx, -ddy, F, j1x, j1y, T),        # end: from the incoming ray to the target
+        (k2x, k2y, T, j1x, j1y, T),          # touch: between the two interiors
+    ])
+    arcB = _pick(etype, [
+        (-ddx, -ddy, F, ddx, ddy, F),
+        (k2x, k2y, T, ddx, ddy, F),
+        (j2x, j2y, T, -ddx, -ddy, F),
+        (j2x, j2y, T, k1x, k1y, T),
+    ])
+
+    # contributions: (event, class, kind, rtype, r0, r1, closesA, closesB)
+    contrib = []
+    # squares (and creatures) touching the point
+    quads = [(-1, -1, -1, -1), (0, -1, 1, -1), (-1, 0, -1, 1), (0, 0, 1, 1)]
+    for oc, orr, qsx, qsy in quads:
+        for mode in ("v", "x", "y", "c"):
+            if mode == "v":
+                sel = gx & gy
+                cc, rr = ix + oc, iy + orr
+                full = False
+                # quadrant (qsx, qsy)
+                u1x, u1y, u2x, u2y = qsx, 0, 0, qsy
+                ccw = qsx * qsy > 0
+                c1x, c1y = (u1x, u1y) if ccw else (u2x, u2y)
+                c2x, c2y = (u2x, u2y) if ccw else (u1x, u1y)
+            elif mode == "x":
+                if orr != 0:
+                    continue
+                sel = gx & ~gy
+                cc, rr = ix + oc, iy
+                full = False
+                mx, my = qsx, 0
+                c1x, c1y, c2x, c2y = my, -mx, -my, mx
+            elif mode == "y":
+                if oc != 0:
+                    continue
+                sel = gy & ~gx
+                cc, rr = ix, iy + orr
+                full = False
+                mx, my = 0, qsy
+                c1x, c1y, c2x, c2y = my, -mx, -my, mx
+            else:
+                if oc != 0 or orr != 0:
+                    continue
+                sel = ~gx & ~gy
+                cc, rr = ix, iy
+                full = True
+                c1x = c1y = c2x = c2y = 0
+            e = np.nonzero(sel)[0]
+            if len(e) == 0:
+                continue
+            cc, rr = cc[e], rr[e]
+            f = _flags(prep, cc, rr)
+            cre = _creatures(prep, cc, rr, att[line[e]], tgt[line[e]], ignore)
+            has = (f > 0) | (cre >= 0).any(axis=0)
+            e, cc, rr, f, cre = e[has], cc[has], rr[has], f[has], cre[:, has]
+            if len(e) == 0:
+                continue
+            arcs_e = [tuple(np.asarray(v)[e] if np.ndim(v) else v for v in arc)
+                      for arc in (arcA, arcB)]
+            fullv = np.full(len(e), full)
+            cv = [np.full(len(e), v, np.int64) for v in (c1x, c1y, c2x, c2y)]
+            mA = A.cone_meets_arc(fullv, *cv, arcs_e[0])
+            mB = A.cone_meets_arc(fullv, *cv, arcs_e[1])
+            solid = (f & 1) > 0
+            lowf = f == 2
+            for s_, cls, kind in ((solid, BLK, SOLID_K), (lowf, LOWC, LOW_K)):
+                contrib.append((e[s_], cls, kind, REF_SQUARE, cc[s_], rr[s_], mA[s_], mB[s_]))
+            for layer in cre:
+                s_ = layer >= 0
+                contrib.append((e[s_], CRE, CREATURE_K, REF_CREATURE, layer[s_], -1,
+                                mA[s_], mB[s_]))
+    # grid walls at the point
+    wall_ev, wall_j, wdx, wdy = _grid_walls_at(prep, ev, gx, gy, ix, iy)
+    # free walls at the point
+    walls = [(wall_ev, wall_j, wdx, wdy)] + ev["free_dirs"]
+    for we, wj, wx, wy in walls:
+        if len(we) == 0:
+            continue
+        ws = prep.wall_seg[wj]
+        arcs_e = [tuple(np.asarray(v)[we] for v in arc) for arc in (arcA, arcB)]
+        mA = A.in_arc(wx, wy, arcs_e[0])
+        mB = A.in_arc(wx, wy, arcs_e[1])
+        contrib.append((we, ws[:, 4], ws[:, 5], REF_WALL, ws[:, 6], ws[:, 7], mA, mB))
+
+    if not contrib:
+        return
+    b = np.broadcast_to
+    cat = []
+    for k in range(8):
+        cat.append(np.concatenate([b(np.asarray(cn[k]), (len(cn[0]),)) for cn in contrib]))
+    ce, ccls, ckind, crt, cr0, cr1, cmA, cmB = cat
+    ce = ce.astype(np.int64)
+    ccls = ccls.astype(np.int64)
+    closed = np.zeros((2, ne, 4), bool)
+    for side, m in ((0, cmA), (1, cmB)):
+        s_ = m.astype(bool)
+        np.logical_or.at(closed[side], (ce[s_], ccls[s_]), True)
+    blk = closed[:, :, BLK]
+    sl = blk | closed[:, :, SLT]
+    lw = sl | closed[:, :, LOWC]
+    stop = blk[0] & blk[1]
+    slit = ~stop & sl[0] & sl[1]
+    low = ~stop & ~slit & lw[0] & lw[1]
+    crea = closed[0, :, CRE] & closed[1, :, CRE]
+    line_stop[line[stop]] = True
+    line_slit[line[slit]] = True
+    line_low[line[low]] = True
+    anyside = cmA.astype(bool) | cmB.astype(bool)
+    deciding = np.select([ccls == BLK, ccls == SLT, ccls == LOWC, ccls == CRE],
+                         [stop[ce], slit[ce], low[ce], crea[ce]], False)
+    # low pieces also decide a low crossing when the blocking class helps: only low ones kept
+    keep = anyside & deciding
+    rows.add(line[ce[keep]], tn[ce[keep]], td[ce[keep]], ckind[keep], crt[keep],
+             cr0[keep], cr1[keep])
+
+
+def _pick(etype, options):
+    out = []
+    for k in range(6):
+        vals = [np.broadcast_to(np.asarray(o[k]), etype.shape) for o in options]
+        out.append(np.choose(etype, vals))
+    return tuple(out)
+
+
+def _rect_cone(rects, idx, xn, yn, pd):
+    """Interior cone (k1, k2) of creature rect ``idx`` seen from a point on its boundary."""
+    n = len(idx)
+    k1x = np.zeros(n, np.int64)
+    k1y = np.zeros(n, np.int64)
+    k2x = np.zeros(n, np.int64)
+    k2y = np.zeros(n, np.int64)
+    if len(rects) == 0:
+        return k1x, k1y, k2x, k2y
+    rc = rects[np.maximum(idx, 0)]
+    onx0 = xn == rc[:, 0] * pd
+    onx1 = xn == rc[:, 2] * pd
+    ony0 = yn == rc[:, 1] * pd
+    ony1 = yn == rc[:, 3] * pd
+    sxv = np.where(onx0, 1, -1)
+    syv = np.where(ony0, 1, -1)
+    onx = onx0 | onx1
+    ony = ony0 | ony1
+    corner = onx & ony
+    ccw = sxv * syv > 0
+    # quadrant
+    k1x = np.where(corner, np.where(ccw, sxv, 0), k1x)
+    k1y = np.where(corner, np.where(ccw, 0, syv), k1y)
+    k2x = np.where(corner, np.where(ccw, 0, sxv), k2x)
+    k2y = np.where(corner, np.where(ccw, syv, 0), k2y)
+    # half-plane around (sx, 0): k1 = (0, -sx)
+    ex = onx & ~ony
+    k1x = np.where(ex, 0, k1x)
+    k1y = np.where(ex, -sxv, k1y)
+    k2x = np.where(ex, 0, k2x)
+    k2y = np.where(ex, sxv, k2y)
+    # half-plane around (0, sy): k1 = (sy, 0)
+    ey = ony & ~onx
+    k1x = np.where(ey, syv, k1x)
+    k1y = np.where(ey, 0, k1y)
+    k2x = np.where(ey, -syv, k2x)
+    k2y = np.where(ey, 0, k2y)
+    return k1x, k1y, k2x, k2y
+
+
+def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
+    """Grid-wall directions at grid event points: (event, wall seg, wx, wy)."""
+    xn, yn, pd = ev["xn"], ev["yn"], ev["pd"]
+    grid = ev["grid"]
+    out_e, out_j, out_x, out_y = [], [], [], []
+    ws = prep.wall_seg
+    for table, on, lineidx, pos_num, units in (
+        (prep.vedge, gx & grid, ix, yn, [(iy - 1, gy), (iy, np.ones_like(gy))]),
+        (prep.hedge, gy & grid, iy, xn, [(ix - 1, gx), (ix, np.ones_like(gx))]),
+    ):
+        vertical = table is prep.vedge
+        for unit, cond in units:
+            sel = np.nonzero(on & cond)[0]
+            if len(sel) == 0:
+                continue
+            q, wj = table.lookup(lineidx[sel], unit[sel])
+            e = sel[q]
+            if vertical:
+                lo = np.minimum(ws[wj, 1], ws[wj, 3])
+                hi = np.maximum(ws[wj, 1], ws[wj, 3])
+            else:
+                lo = np.minimum(ws[wj, 0], ws[wj, 2])
+                hi = np.maximum(ws[wj, 0], ws[wj, 2])
+            p = pos_num[e]
+            d = pd[e]
+            inside = (p >= lo * d) & (p <= hi * d)
+            e, wj, lo, hi, p, d = e[inside], wj[inside], lo[inside], hi[inside], p[inside], d[inside]
+            up = p > lo * d   # wall runs towards smaller coordinate
+            down = p < hi * d  # towards larger
+            for s_, sgn in ((down, 1), (up, -1)):
+                out_e.append(e[s_])
+                out_j.append(wj[s_])
+                if vertical:
+                    out_x.append(np.zeros(int(s_.sum()), np.int64))
+                    out_y.append(np.full(int(s_.sum()), sgn, np.int64))
+                else:
+                    out_x.append(np.full(int(s_.sum()), sgn, np.int64))
+                    out_y.append(np.zeros(int(s_.sum()), np.int64))
+    if not out_e:
+        z = np.zeros(0, np.int64)
+        return z, z, z, z
+    e = np.concatenate(out_e)
+    j = np.concatenate(out_j)
+    wx = np.concatenate(out_x)
+    wy = np.concatenate(out_y)
+    # a wall found through two unit edges (at a vertex) counts once per direction
+    key = np.unique(np.stack([e, j, wx, wy], axis=1), axis=0)
+    return key[:, 0], key[:, 1], key[:, 2], key[:, 3]
+
+
+def _finish(prep: Prep, line, tn, td, kind, rtype, r0, r1):
+    """Keep each piece once at its least t; sort by (line, t, kind, ref)."""
+    if len(line) == 0:
+        z = np.zeros(0, np.int64)
+        return z, np.zeros(0), z, z, z, z
+    t = tn / td
+    # ref sort key: squares by (r, c); walls by (wall, segment); creatures by id
+    k0 = np.where(rtype == REF_SQUARE, r1, np.where(rtype == REF_WALL, r0, 0))
+    k1 = np.where(rtype == REF_SQUARE, r0, np.where(rtype == REF_WALL, r1, 0))
+    if len(prep.id_rank):
+        k0 = np.where(rtype == REF_CREATURE, prep.id_rank[np.clip(r0, 0, len(prep.id_rank) - 1)], k0)
+    # dedupe pieces per line keeping the least t (exact t compare via float, ties by tn/td)
+    order = np.lexsort((t, r1, r0, rtype, kind, line))
+    line, t, kind, rtype, r0, r1, k0, k1 = (a[order] for a in (line, t, kind, rtype, r0, r1, k0, k1))
+    first = np.ones(len(line), bool)
+    first[1:] = (line[1:] != line[:-1]) | (kind[1:] != kind[:-1]) | (rtype[1:] != rtype[:-1]) | \
+        (r0[1:] != r0[:-1]) | (r1[1:] != r1[:-1])
+    line, t, kind, rtype, r0, r1, k0, k1 = (a[first] for a in (line, t, kind, rtype, r0, r1, k0, k1))
+    order = np.lexsort((k1, k0, kind, t, line))
+    return tuple(a[order] for a in (line, t, kind, rtype, r0, r1))

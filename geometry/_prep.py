@@ -1,0 +1,184 @@
+"""Per-map lookup tables for the trace kernel, built once per map and cached.
+
+All coordinates are integers in units of 1/1024 square (``SCALE``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lineoffire.maps.model import LOW, SCALE, SOLID, BattleMap
+
+from .types import DOOR_K, LOW_K, SLIT_K, WALL_K
+
+S = SCALE
+
+# obstacle classes
+BLK, SLT, LOWC, CRE = 0, 1, 2, 3
+
+_KIND_OF = {"wall": WALL_K, "door": DOOR_K, "slit": SLIT_K, "low": LOW_K}
+_CLASS_OF = {"wall": BLK, "door": BLK, "slit": SLT, "low": LOWC}
+
+
+class Prep:
+    """Lookup tables of one map.
+
+    ``flags[r, c]``: bit 0 solid, bit 1 low.  ``cre[layer, r, c]``: creature
+    index or -1 (several layers only where tiny creatures share a square).
+
+    Thin-wall segments (open doors left out) are split in two families:
+    *grid walls* lie on a grid line (x or y a whole number of squares) and
+    are found through unit-edge tables; *free walls* (any other segment) are
+    found through per-square buckets.
+    """
+
+    def __init__(self, bmap: BattleMap):
+        self.w, self.h = bmap.width, bmap.height
+        self.flags = np.zeros((self.h, self.w), dtype=np.uint8)
+        self.flags[bmap.squares == SOLID] |= 1
+        self.flags[bmap.squares == LOW] |= 2
+        self._creatures(bmap)
+        self._walls(bmap)
+
+    # ------------------------------------------------------------ creatures
+    def _creatures(self, bmap: BattleMap) -> None:
+        layers = [np.full((self.h, self.w), -1, dtype=np.int32)]
+        for i, c in enumerate(bmap.creatures):
+            x0, y0, x1, y1 = c.rect
+            for layer in layers:
+                if (layer[y0:y1, x0:x1] < 0).all():
+                    layer[y0:y1, x0:x1] = i
+                    break
+            else:
+                layer = np.full((self.h, self.w), -1, dtype=np.int32)
+                layer[y0:y1, x0:x1] = i
+                layers.append(layer)
+        self.cre = np.stack(layers)
+        n = len(bmap.creatures)
+        self.dead = np.array([c.dead for c in bmap.creatures] + [False], dtype=bool)[:max(n, 1)]
+        self.prone = np.array([c.prone for c in bmap.creatures] + [False], dtype=bool)[:max(n, 1)]
+        self.rects = np.array([c.rect for c in bmap.creatures], dtype=np.int64).reshape(-1, 4) * S
+        ids = [c.id for c in bmap.creatures]
+        order = sorted(range(n), key=lambda i: ids[i])
+        self.id_rank = np.empty(n, dtype=np.int64)
+        self.id_rank[order] = np.arange(n)
+
+    # ---------------------------------------------------------------- walls
+    def _walls(self, bmap: BattleMap) -> None:
+        rows = []
+        for wi, wall in enumerate(bmap.walls):
+            if wall.kind == "door" and wall.open:
+                continue
+            for si, ((ax, ay), (bx, by)) in enumerate(wall.segments):
+                rows.append((round(ax * S), round(ay * S), round(bx * S), round(by * S),
+                             _CLASS_OF[wall.kind], _KIND_OF[wall.kind], wi, si))
+        arr = np.array(rows, dtype=np.int64).reshape(-1, 8)
+        self.wall_seg = arr  # ax ay bx by cls kind wall seg
+        ax, ay, bx, by = arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3]
+        vert = (ax == bx) & (ax % S == 0)
+        horiz = (ay == by) & (ay % S == 0) & ~vert
+        self.grid_wall = vert | horiz
+        # Unit-edge tables: vertical edge (k, r) is x = k, y in [r, r+1];
+        # horizontal edge (c, k) is y = k, x in [c, c+1].
+        self.vedge = _edge_table(np.nonzero(vert)[0], ax[vert] // S,
+                                 np.minimum(ay, by)[vert], np.maximum(ay, by)[vert],
+                                 self.w + 1, self.h)
+        self.hedge = _edge_table(np.nonzero(horiz)[0], ay[horiz] // S,
+                                 np.minimum(ax, bx)[horiz], np.maximum(ax, bx)[horiz],
+                                 self.h + 1, self.w)
+        # Buckets of free walls by every square whose closed area the segment meets.
+        free = np.nonzero(~self.grid_wall)[0]
+        self.free = free
+        cells = [np.stack([cl, np.full(len(cl), j)], axis=1)
+                 for j in free
+                 for cl in [_segment_cells(ax[j], ay[j], bx[j], by[j], self.w, self.h)]]
+        if cells:
+            cw = np.concatenate(cells).astype(np.int64)
+            order = np.argsort(cw[:, 0], kind="stable")
+            cw = cw[order]
+            self.bucket_wall = cw[:, 1]
+            self.bucket_start = np.searchsorted(cw[:, 0], np.arange(self.w * self.h + 1))
+        else:
+            self.bucket_wall = np.zeros(0, dtype=np.int64)
+            self.bucket_start = np.zeros(self.w * self.h + 1, dtype=np.int64)
+
+
+class _EdgeTable:
+    """Walls per unit edge on the grid lines of one orientation (CSR)."""
+
+    def __init__(self, start: np.ndarray, walls: np.ndarray, nlines: int, nunits: int):
+        self.start = start  # (nlines * nunits + 1,)
+        self.walls = walls
+        self.nlines = nlines
+        self.nunits = nunits
+        self.count = np.diff(start).reshape(nlines, nunits)
+
+    def lookup(self, line: np.ndarray, unit: np.ndarray):
+        """(query index, wall segment index) pairs for unit edges; out of range -> none."""
+        ok = (line >= 0) & (line < self.nlines) & (unit >= 0) & (unit < self.nunits)
+        q = np.nonzero(ok)[0]
+        key = line[q] * self.nunits + unit[q]
+        a = self.start[key]
+        n = self.start[key + 1] - a
+        has = n > 0
+        q, a, n = q[has], a[has], n[has]
+        rep = np.repeat(np.arange(len(q)), n)
+        pos = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n) + a[rep]
+        return q[rep], self.walls[pos]
+
+
+def _edge_table(idx, line, lo, hi, nlines, nunits) -> _EdgeTable:
+    pairs = []
+    for j, k, a, b in zip(idx.tolist(), line.tolist(), lo.tolist(), hi.tolist()):
+        u0 = max(a // S - (1 if a % S == 0 else 0), 0)
+        u1 = min(-(-b // S), nunits)
+        for u in range(u0, u1):
+            # closed overlap of [a, b] with [u S, (u+1) S]
+            if a <= (u + 1) * S and b >= u * S:
+                pairs.append((k * nunits + u, j))
+    if pairs:
+        arr = np.array(sorted(pairs), dtype=np.int64)
+        start = np.searchsorted(arr[:, 0], np.arange(nlines * nunits + 1))
+        walls = arr[:, 1]
+    else:
+        start = np.zeros(nlines * nunits + 1, dtype=np.int64)
+        walls = np.zeros(0, dtype=np.int64)
+    return _EdgeTable(start, walls, nlines, nunits)
+
+
+def _segment_cells(ax: int, ay: int, bx: int, by: int, w: int, h: int) -> np.ndarray:
+    """Squares ``r * w + c`` whose closed area the closed segment meets (exact)."""
+    ax, ay, bx, by = int(ax), int(ay), int(bx), int(by)
+    c0 = max(min(ax, bx) // S - 1, 0)
+    c1 = min(max(ax, bx) // S + 1, w - 1)
+    r0 = max(min(ay, by) // S - 1, 0)
+    r1 = min(max(ay, by) // S + 1, h - 1)
+    if c1 < c0 or r1 < r0:
+        return np.zeros(0, np.int64)
+    rr, cc = np.mgrid[r0:r1 + 1, c0:c1 + 1]
+    rr, cc = rr.ravel().astype(np.int64), cc.ravel().astype(np.int64)
+    x0, y0, x1, y1 = cc * S, rr * S, (cc + 1) * S, (rr + 1) * S
+    inside = (np.maximum(ax, bx) >= x0) & (np.minimum(ax, bx) <= x1) & \
+        (np.maximum(ay, by) >= y0) & (np.minimum(ay, by) <= y1)
+    dx, dy = bx - ax, by - ay
+    sides = [np.sign(dx * (yy - ay) - dy * (xx - ax))
+             for xx, yy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+    sides = np.stack(sides)
+    separated = (sides > 0).all(axis=0) | (sides < 0).all(axis=0)
+    keep = inside & ~separated
+    return rr[keep] * w + cc[keep]
+
+
+def prep_for(bmap: BattleMap) -> Prep:
+    """The cached :class:`Prep` of ``bmap`` (rebuilt if walls or creatures changed)."""
+    key = (id(bmap.squares), len(bmap.walls), tuple(bmap.walls),
+           tuple(bmap.creatures))
+    cached = getattr(bmap, "_lof_prep", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    prep = Prep(bmap)
+    try:
+        object.__setattr__(bmap, "_lof_prep", (key, prep))
+    except AttributeError:
+        pass
+    return prep

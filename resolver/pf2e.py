@@ -1,0 +1,275 @@
+"""Pathfinder 2e-style cover: lesser, standard, greater (SPEC section 5, ``rules/pf2e-cover.txt``).
+
+One line from the centre of the shooter's space to the centre of the
+target's space (option ``lean``: from the shooter's best corner instead; an
+area effect: from its origin).  Its verdict, first match wins:
+
+========= ============================================================
+standard  the line is stopped (the target has line of effect elsewhere)
+greater   it crosses slit cover, unless the shooter is at distance 0 from
+          the slit
+standard  it crosses low cover
+standard  it passes through a creature two or more sizes larger than both
+          the shooter and the target
+lesser    it passes through any other creature
+none      otherwise
+========= ============================================================
+
+A target that has Taken Cover (``taken_cover``) turns standard into greater.
+No line of effect is total cover.  With an attack total and a defence D the
+answer also resolves the attack: total >= D + bonus hits the target,
+D <= total < D + bonus hits the cover, less misses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from lineoffire.errors import RequestError
+from lineoffire.geometry.types import Blocker, LineTrace
+from lineoffire.maps.model import BattleMap
+
+from .common import (
+    TRACE_OPTIONS,
+    Plan,
+    check_attack,
+    creature_corners,
+    get_creature,
+    line_json,
+    parse_attack_numbers,
+    parse_options,
+    parse_origin,
+    piece_distance,
+    providers_of,
+    total_cover,
+    trace_plan,
+)
+
+__all__ = ["LEVELS", "OUTPUTS", "DEFAULT_OPTIONS", "plan", "decide", "resolve", "attack_outcome"]
+
+RULES = "pf2e"
+
+#: Cover levels, weakest first.
+LEVELS: tuple[str, ...] = ("none", "lesser", "standard", "greater")
+NONE, LESSER, STANDARD, GREATER = range(4)
+
+#: cover -> (defence_bonus, stealth_bonus, can_hide)
+OUTPUTS: dict[str, tuple[int | None, int | None, bool]] = {
+    "none": (0, 0, False),
+    "lesser": (1, 0, False),
+    "standard": (2, 2, True),
+    "greater": (4, 4, True),
+    "total": (None, None, False),
+}
+
+#: Options of the pf2e rules and their defaults.
+DEFAULT_OPTIONS: dict[str, bool] = {"lean": False, **TRACE_OPTIONS}
+
+#: A creature this many sizes larger than both shooter and target gives standard cover.
+BIG_STEP = 2
+
+_BLOCKING = ("solid", "wall", "door")
+
+
+def plan(
+    bmap: BattleMap,
+    attacker: str | None,
+    target: str,
+    *,
+    attack: str = "ranged",
+    origin: Any = None,
+    options: Any = None,
+) -> Plan:
+    """The line(s) pf2e draws: one centre line, one per shooter corner with
+    ``lean`` (every corner of every shooter square, sorted by (y, x)), or one
+    from an area effect's origin."""
+    attack = check_attack(attack, rules=RULES)
+    opts = parse_options(options, DEFAULT_OPTIONS, rules=RULES)
+    tgt = get_creature(bmap, target, "target")
+    if attacker is None and attack != "area":
+        raise RequestError(f"a {attack} attack needs an attacker", "bad_request")
+    shooter = None if attacker is None else get_creature(bmap, attacker, "attacker")
+    if shooter is not None and shooter.id == tgt.id:
+        raise RequestError(f"attacker and target are both {tgt.id!r}", "bad_request")
+    org = parse_origin(bmap, origin, attack)
+    if attack == "area" and opts["lean"]:
+        raise RequestError("option 'lean' does not apply to area effects", "bad_option")
+    end = np.asarray(tgt.centre, dtype=np.float64)
+    if attack == "area":
+        starts = np.asarray([org], dtype=np.float64)
+        att = -1
+    elif opts["lean"]:
+        starts = creature_corners(shooter)
+        att = bmap.creature_index(shooter.id)
+    else:
+        starts = np.asarray([shooter.centre], dtype=np.float64)
+        att = bmap.creature_index(shooter.id)
+    seg = np.concatenate([starts, np.broadcast_to(end, starts.shape)], axis=1)
+    meta = {
+        "attack": attack,
+        "options": opts,
+        "attacker": None if shooter is None else shooter.id,
+        "target": tgt.id,
+        "origin": org,
+    }
+    return Plan(
+        RULES,
+        seg,
+        np.full(len(seg), att, dtype=np.int64),
+        np.full(len(seg), bmap.creature_index(tgt.id), dtype=np.int64),
+        {k: bool(opts[k]) for k in TRACE_OPTIONS},
+        meta,
+    )
+
+
+class _Judge:
+    def __init__(self, bmap: BattleMap, meta: dict[str, Any]):
+        self.bmap = bmap
+        self.shooter = None if meta["attacker"] is None else bmap.creature(meta["attacker"])
+        self.target = bmap.creature(meta["target"])
+        sizes = [self.target.size_index]
+        if self.shooter is not None:
+            sizes.append(self.shooter.size_index)
+        self.big_from = max(sizes) + BIG_STEP
+        self._at_slit: dict[Any, bool] = {}
+
+    def _slit_exempt(self, b: Blocker) -> bool:
+        if self.shooter is None:
+            return False
+        if b.ref not in self._at_slit:
+            self._at_slit[b.ref] = piece_distance(self.bmap, self.shooter, b) == 0
+        return self._at_slit[b.ref]
+
+    def counting_slits(self, tr: LineTrace) -> list[Blocker]:
+        groups: dict[float, list[Blocker]] = {}
+        for b in tr.of_kind("slit"):
+            groups.setdefault(b.t, []).append(b)
+        return [b for pieces in groups.values() if not any(self._slit_exempt(x) for x in pieces)
+                for b in pieces]
+
+    def big(self, b: Blocker) -> bool:
+        return self.bmap.creature(b.creature).size_index >= self.big_from
+
+    def verdict(self, tr: LineTrace) -> int:
+        if tr.stopped:
+            return STANDARD
+        if tr.slit and (not tr.of_kind("slit") or self.counting_slits(tr)):
+            return GREATER
+        if tr.low:
+            return STANDARD
+        creatures = tr.of_kind("creature")
+        if any(self.big(b) for b in creatures):
+            return STANDARD
+        return LESSER if creatures else NONE
+
+    def givers(self, tr: LineTrace, level: int) -> list[Blocker]:
+        """The pieces and creatures on ``tr`` that by themselves give ``level``."""
+        if level == GREATER:
+            return self.counting_slits(tr) or tr.of_kind("slit")
+        if level == STANDARD:
+            return [b for b in tr.blockers
+                    if (b.kind in _BLOCKING and tr.stopped) or b.kind == "low"
+                    or (b.kind == "creature" and self.big(b))]
+        if level == LESSER:
+            return tr.of_kind("creature")
+        return []
+
+
+def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> dict[str, Any]:
+    """The pf2e answer for a plan from its traces (in the plan's line order)."""
+    meta = plan.meta
+    traces = list(traces)
+    if len(traces) != len(plan):
+        raise ValueError(f"decide needs {len(plan)} traces (one per planned line), not {len(traces)}")
+    judge = _Judge(bmap, meta)
+    ranks = np.array([judge.verdict(tr) for tr in traces], dtype=np.int64)
+    i = int(np.argmin(ranks))  # first best: corners are in (y, x) order
+    level = int(ranks[i])
+    givers = judge.givers(traces[i], level)
+    cover = LEVELS[level]
+    if level == STANDARD and judge.target.taken_cover:
+        cover = LEVELS[GREATER]
+    if total_cover(bmap, plan.segments, traces, judge.shooter, judge.target, meta["origin"]):
+        cover = "total"
+    defence_bonus, stealth_bonus, can_hide = OUTPUTS[cover]
+    out = {
+        "cover": cover,
+        "defence_bonus": defence_bonus,
+        "stealth_bonus": stealth_bonus,
+        "can_hide": can_hide,
+        "providers": providers_of(givers),
+        "lines": [line_json(plan.segments[i], LEVELS[level], traces[i])],
+    }
+    return out
+
+
+def attack_outcome(answer: dict[str, Any], attack_total: int, defence: int,
+                   target: str) -> tuple[str, str | None]:
+    """``(outcome, hit)`` of an attack total against defence ``defence``.
+
+    ``total >= defence + bonus`` hits the target; ``defence <= total <
+    defence + bonus`` hits the cover: the nearest creature among the providers
+    when a creature gives the cover level, else ``"object"``; less misses.
+    Nothing can be attacked through total cover: that is a miss.
+
+    Examples
+    --------
+    >>> ans = {"cover": "lesser", "defence_bonus": 1,
+    ...        "providers": [{"kind": "creature", "creature": "B"}]}
+    >>> [attack_outcome(ans, n, 15, "T") for n in (14, 15, 16)]
+    [('miss', None), ('hit_cover', 'B'), ('hit', 'T')]
+    """
+    bonus = answer["defence_bonus"]
+    if bonus is None or attack_total < defence:
+        return "miss", None
+    if attack_total >= defence + bonus:
+        return "hit", target
+    for p in answer["providers"]:
+        if p["kind"] == "creature":
+            return "hit_cover", p["creature"]
+    return "hit_cover", "object"
+
+
+def resolve(
+    bmap: BattleMap,
+    attacker: str | None,
+    target: str,
+    *,
+    attack: str = "ranged",
+    origin: Any = None,
+    options: Any = None,
+    attack_total: Any = None,
+    defence: Any = None,
+) -> dict[str, Any]:
+    """Cover of ``target`` against ``attacker`` under pf2e: plan, trace, decide.
+
+    Parameters
+    ----------
+    bmap : BattleMap
+    attacker : str or None
+        The shooter's id (may be None for an area effect).
+    target : str
+    attack : {"ranged", "melee", "reach", "area"}
+        All but ``area`` draw the same line.
+    origin : (x, y), optional
+        The point an area effect comes from (area only).
+    options : dict, optional
+        ``lean``, ``ignore_dead``, ``ignore_prone`` (all False by default).
+    attack_total, defence : int, optional
+        Given together, the answer adds ``outcome`` (``hit``, ``hit_cover``,
+        ``miss``) and ``hit`` (an id, ``"object"`` or None).
+
+    Returns
+    -------
+    dict
+        ``cover``, ``defence_bonus``, ``stealth_bonus``, ``can_hide``,
+        ``providers``, ``lines`` (SPEC section 5).
+    """
+    numbers = parse_attack_numbers(attack_total, defence)
+    p = plan(bmap, attacker, target, attack=attack, origin=origin, options=options)
+    out = decide(bmap, p, trace_plan(bmap, p))
+    if numbers is not None:
+        out["outcome"], out["hit"] = attack_outcome(out, numbers[0], numbers[1], target)
+    return out

@@ -1,0 +1,343 @@
+"""Creature Cover verdicts (SPEC section 5, creature-cover; rules/creature-cover.txt).
+
+Maps are drawn: ``.`` open, ``#`` solid, ``=`` low; an upper-case letter is a
+creature's top-left square (lower-case letters mark the rest of a big
+creature's space, for the eye only).  Points are ``(x, y)`` in squares.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lineoffire.errors import RequestError
+from lineoffire.maps import SIZES, BattleMap, Creature, MapError
+from lineoffire.resolver import creature_cover as cc
+
+
+def board(picture: str, walls=(), **specs) -> BattleMap:
+    """A map from a picture; ``specs[letter]`` adds fields to that creature."""
+    rows = picture.split()
+    squares, creatures = [], []
+    for r, row in enumerate(rows):
+        line = ""
+        for c, ch in enumerate(row):
+            if ch in ".#=":
+                line += ch
+                continue
+            line += "."
+            if ch.isupper():
+                creatures.append({"id": ch, "x": c, "y": r, **specs.get(ch, {})})
+        squares.append(line)
+    return BattleMap.build(len(rows[0]), len(rows), squares=squares, walls=list(walls),
+                           creatures=creatures)
+
+
+def window_table(v):
+    return [(w["creature"], w["bonus"], w["from"], w["to"]) for w in v["windows"]]
+
+
+# ------------------------------------------------------------ the rule text
+def test_raider_behind_melee_raider_has_full_cover():
+    # A raider shoots at a player (Evasion 12) behind a melee raider of the same size.
+    m = board("S.RP.", S={"team": "raiders"}, R={"id": "Melee raider", "team": "raiders"},
+              P={"id": "Player", "evasion": 12})
+    v = cc.resolve(m, "S", "Player")
+    assert list(v)[0] == "cover"
+    assert (v["cover"], v["bonus"], v["blocked"]) == ("full", 4, False)
+    assert (v["base_evasion"], v["enhanced_evasion"]) == (12, 16)
+    assert window_table(v) == [("Melee raider", 4, 12, 16)]
+    assert v["providers"] == [{"kind": "creature", "creature": "Melee raider"}]
+    assert v["lines"][0]["from"] == [0.5, 0.5] and v["lines"][0]["to"] == [3.5, 0.5]
+
+
+def test_human_behind_super_mutant_is_full_and_mutant_behind_human_is_half():
+    # Medium behind Large: full (+4).
+    m = board("""
+        ..mm...
+        S.MmH..
+    """, M={"id": "Super Mutant", "size": "large", "y": 0}, H={"id": "Human", "evasion": 10})
+    v = cc.resolve(m, "S", "Human")
+    assert (v["cover"], v["bonus"]) == ("full", 4)
+    assert window_table(v) == [("Super Mutant", 4, 10, 14)]
+    # Large behind Medium: half (+2).
+    m = board("""
+        .....m.
+        S.H..Mm
+        .......
+    """, H={"id": "Human"}, M={"id": "Super Mutant", "size": "large", "y": 0, "evasion": 11})
+    v = cc.resolve(m, "S", "Super Mutant")
+    assert [f["creature"] for f in v["in_front"]] == ["Human"]
+    assert (v["cover"], v["bonus"]) == ("half", 2)
+    assert window_table(v) == [("Human", 2, 11, 13)]
+
+
+@pytest.mark.parametrize("front", ["tiny", "small", "medium", "large", "huge"])
+@pytest.mark.parametrize("target", ["small", "medium", "large"])
+def test_size_table(front, target):
+    # S shoots T (at (8, 2)) past F (at (4, 2), a huge one at (4, 1)).
+    specs = {"F": {"size": front, "y": 1 if front == "huge" else 2},
+             "T": {"size": target, "evasion": 12}}
+    m = board("""
+        ...........
+        ...........
+        S...F...T..
+        ...........
+        ...........
+    """, **specs)
+    v = cc.resolve(m, "S", "T")
+    assert [f["creature"] for f in v["in_front"]] == ["F"]
+    diff = SIZES.index(front) - SIZES.index(target)
+    expected = 4 if diff >= 0 else 2 if diff == -1 else 0
+    assert v["in_front"][0]["bonus"] == expected
+    assert v["bonus"] == expected
+    assert v["cover"] == {4: "full", 2: "half", 0: "none"}[expected]
+    # Two or more sizes smaller: too small to block, and no window.
+    assert window_table(v) == ([("F", expected, 12, 12 + expected)] if expected else [])
+
+
+def test_two_creatures_in_front_stack_nearest_first():
+    m = board("S.AB.T", T={"evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert (v["cover"], v["bonus"], v["enhanced_evasion"]) == ("full", 8, 20)
+    assert window_table(v) == [("A", 4, 12, 16), ("B", 4, 16, 20)]
+
+
+def test_half_then_full_windows_keep_line_order():
+    # Behind a large target: a medium (half) nearer the shooter, then a large (full).
+    m = board("""
+        ....b..t.
+        S.A.Bb.Tt
+    """, B={"size": "large", "y": 0}, T={"size": "large", "y": 0, "evasion": 10})
+    v = cc.resolve(m, "S", "T")
+    assert window_table(v) == [("A", 2, 10, 12), ("B", 4, 12, 16)]
+    assert v["bonus"] == 6 and v["cover"] == "full"
+
+
+def test_no_creature_no_cover():
+    v = cc.resolve(board("S...T", T={"evasion": 9}), "S", "T")
+    assert (v["cover"], v["bonus"], v["windows"], v["in_front"]) == ("none", 0, [], [])
+    assert v["enhanced_evasion"] == 9
+
+
+def test_windows_without_evasion_have_no_bounds():
+    v = cc.resolve(board("S.AT"), "S", "T")
+    assert window_table(v) == [("A", 4, None, None)]
+    assert v["base_evasion"] is None and v["enhanced_evasion"] is None
+
+
+# ------------------------------------------------------------ object cover
+# A wall one edge long across the centre line at x = 2 (S sees T around it):
+# the line is stopped, line of effect exists, the target peeks: +4.
+WALL_AT_2 = {"kind": "wall", "points": [[2, 1], [2, 2]]}
+WALL_AT_4 = {"kind": "wall", "points": [[4, 1], [4, 2]]}
+
+
+def test_wall_peek_is_plus_four_object_cover():
+    m = board("""
+        ......
+        S....T
+        ......
+    """, walls=[WALL_AT_2], T={"evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert (v["cover"], v["bonus"], v["blocked"], v["counted"]) == ("full", 4, False, "object")
+    assert window_table(v) == [("object", 4, 12, 16)]
+    assert v["providers"] == [{"kind": "wall", "wall": [0, 0]}]
+
+
+@pytest.mark.parametrize("wall, ally_x, provider", [
+    (WALL_AT_2, 3, "object"),  # the wall is nearer the shooter
+    (WALL_AT_4, 2, "A"),       # the ally is nearer the shooter
+])
+def test_wall_and_ally_give_four_not_eight(wall, ally_x, provider):
+    m = board("""
+        ......
+        S....T
+        ......
+    """, walls=[wall], T={"evasion": 12})
+    m = m.with_creatures(m.creatures + [Creature("A", ally_x, 1)])
+    v = cc.resolve(m, "S", "T")
+    assert [f["creature"] for f in v["in_front"]] == ["A"]
+    assert (v["object_bonus"], v["creature_bonus"]) == (4, 4)
+    assert (v["bonus"], v["enhanced_evasion"]) == (4, 16)
+    assert window_table(v) == [(provider, 4, 12, 16)]
+
+
+def test_two_allies_beat_a_wall():
+    m = board("""
+        .......
+        S..AB.T
+        .......
+    """, walls=[WALL_AT_2], T={"evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert (v["counted"], v["bonus"], v["object_bonus"]) == ("creatures", 8, 4)
+    assert window_table(v) == [("A", 4, 12, 16), ("B", 4, 16, 20)]
+
+
+def test_low_square_is_half_cover_and_an_ally_beats_it():
+    m = board("S.=.T", T={"evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert (v["cover"], v["bonus"], v["counted"]) == ("half", 2, "object")
+    assert window_table(v) == [("object", 2, 12, 14)]
+    assert v["providers"] == [{"kind": "low", "square": [2, 0]}]
+    v = cc.resolve(board("S.=AT", T={"evasion": 12}), "S", "T")
+    assert (v["counted"], window_table(v)) == ("creatures", [("A", 4, 12, 16)])
+
+
+def test_arrow_slit_is_plus_four_unless_the_shooter_stands_at_it():
+    slit = {"kind": "slit", "points": [[3, 0], [3, 3]]}
+    m = board("""
+        ......
+        S....T
+        ......
+    """, walls=[slit], T={"evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert (v["cover"], v["bonus"], v["counted"]) == ("full", 4, "object")
+    assert v["providers"] == [{"kind": "slit", "wall": [0, 0]}]
+    m = board("""
+        ......
+        ..S..T
+        ......
+    """, walls=[slit], T={"evasion": 12})
+    v = cc.resolve(m, "S", "T")  # S's space touches the slit: distance 0
+    assert (v["cover"], v["bonus"], v["windows"]) == ("none", 0, [])
+
+
+def test_no_line_of_effect_is_total_cover():
+    # T is walled in on every side.
+    box = {"kind": "wall", "points": [[4, 0], [4, 3], [6, 3]]}
+    m = board("""
+        ......
+        S...T.
+        ......
+    """, walls=[box, {"kind": "wall", "points": [[4, 0], [6, 0]]}], T={"evasion": 12})
+    v = cc.resolve(m, "S", "T", attack_total=30)
+    assert (v["cover"], v["bonus"], v["blocked"], v["windows"]) == ("total", None, True, [])
+    assert (v["outcome"], v["hit"]) == ("hit_cover", "object")
+
+
+# ------------------------------------------------------------ human shield
+def test_human_shield_off_the_line_is_last_in_front():
+    m = board("""
+        ......G
+        S.A..T.
+    """, T={"grappling": "G", "evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert [(f["creature"], f["shield"]) for f in v["in_front"]] == [("A", False), ("G", True)]
+    assert window_table(v) == [("A", 4, 12, 16), ("G", 4, 16, 20)]
+
+
+def test_human_shield_already_on_the_line_keeps_its_place():
+    m = board("S.G.AT", T={"grappling": "G", "evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert [(f["creature"], f["shield"]) for f in v["in_front"]] == [("G", False), ("A", False)]
+    assert window_table(v) == [("G", 4, 12, 16), ("A", 4, 16, 20)]
+
+
+def test_human_shield_behind_is_held_in_front():
+    m = board("S..TGB", T={"grappling": "G", "evasion": 12}, G={"size": "small"})
+    v = cc.resolve(m, "S", "T")
+    assert window_table(v) == [("G", 2, 12, 14)]
+    assert v["behind"] == ["B"]
+
+
+# ------------------------------------------------------------ behind the target
+def test_creatures_behind_nearest_first_and_walls_stop_strays():
+    m = board("S.T.B.C.D", walls=[{"kind": "wall", "points": [[7, 0], [7, 1]]}])
+    v = cc.resolve(m, "S", "T")
+    assert v["behind"] == ["B", "C"]  # D stands beyond the wall
+    assert v["lines"][1]["role"] == "stray"
+    assert v["lines"][1]["from"] == [2.5, 0.5] and v["lines"][1]["to"] == [9, 0.5]
+
+
+def test_low_and_slit_do_not_stop_strays():
+    m = board("S.T=B.C", walls=[{"kind": "slit", "points": [[6, 0], [6, 1]]}])
+    assert cc.resolve(m, "S", "T")["behind"] == ["B", "C"]
+
+
+def test_ignore_dead_leaves_the_dead_out():
+    m = board("S.AT.B", A={"dead": True}, B={"dead": True}, T={"evasion": 12})
+    assert window_table(cc.resolve(m, "S", "T")) == [("A", 4, 12, 16)]
+    v = cc.resolve(m, "S", "T", options={"ignore_dead": True})
+    assert (v["windows"], v["behind"]) == ([], [])
+
+
+# ------------------------------------------------------------ attack_total
+@pytest.mark.parametrize("total, outcome, hit", [
+    (5, "miss", None), (12, "miss", None), (13, "hit_cover", "R"), (16, "hit_cover", "R"),
+    (17, "hit", "P"), (30, "hit", "P"),
+])
+def test_attack_total_resolves_one_shot(total, outcome, hit):
+    m = board("S.RP.", P={"evasion": 12})
+    v = cc.resolve(m, "S", "P", attack_total=total)
+    assert (v["outcome"], v["hit"]) == (outcome, hit)
+
+
+def test_defence_overrides_the_map_evasion():
+    v = cc.resolve(board("S.RP.", P={"evasion": 12}), "S", "P", attack_total=15, defence=15)
+    assert (v["outcome"], v["hit"], window_table(v)) == ("miss", None, [("R", 4, 15, 19)])
+
+
+# ------------------------------------------------------------ stray segment
+def test_stray_segment_reaches_the_edge_along_grid_and_diagonal_lines():
+    m = BattleMap.build(10, 6)
+    assert cc.stray_segment(m, (0.5, 0.5), (2.5, 0.5)) == [2.5, 0.5, 10.0, 0.5]
+    assert cc.stray_segment(m, (0.5, 0.5), (1.5, 1.5)) == [1.5, 1.5, 6.0, 6.0]
+    assert cc.stray_segment(m, (9.5, 5.5), (8.5, 5.5)) == [8.5, 5.5, 0.0, 5.5]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.data())
+def test_stray_segment_is_collinear_and_maximal(w, h, data):
+    m = BattleMap.build(w, h)
+    # centres of spaces: odd halves (odd spaces) or inner integers (even spaces)
+    a = [data.draw(st.integers(1, 2 * w - 1)) / 2, data.draw(st.integers(1, 2 * h - 1)) / 2]
+    b = [data.draw(st.integers(1, 2 * w - 1)) / 2, data.draw(st.integers(1, 2 * h - 1)) / 2]
+    seg = cc.stray_segment(m, a, b)
+    if a == b:
+        assert seg is None
+        return
+    ux, uy, vx, vy = (round(v * 1024) for v in seg)
+    dx, dy = round((b[0] - a[0]) * 1024), round((b[1] - a[1]) * 1024)
+    assert (ux, uy) == (round(b[0] * 1024), round(b[1] * 1024))
+    assert (vx - ux) * dy == (vy - uy) * dx                # on the line
+    assert (vx - ux) * dx + (vy - uy) * dy > 0             # beyond the target
+    assert 0 <= vx <= w * 1024 and 0 <= vy <= h * 1024     # on the map
+    g = math.gcd(dx, dy)
+    nx, ny = vx + dx // g, vy + dy // g                    # one lattice step further
+    assert not (0 <= nx <= w * 1024 and 0 <= ny <= h * 1024)
+
+
+# ------------------------------------------------------------ bad input
+def test_unknown_creature_is_an_error():
+    m = board("S.RP.")
+    with pytest.raises(RequestError, match="target: unknown creature id 'Q'"):
+        cc.resolve(m, "S", "Q")
+    with pytest.raises(RequestError, match="attacker: unknown creature id 'X'"):
+        cc.plan(m, "X", "P")
+
+
+def test_bad_requests_name_the_problem():
+    m = board("S.RP.")
+    with pytest.raises(RequestError, match="same creature 'S'"):
+        cc.resolve(m, "S", "S")
+    with pytest.raises(RequestError, match="unknown attack 'area' for the creature-cover rules"):
+        cc.resolve(m, "S", "P", attack="area")
+    with pytest.raises(RequestError, match="unknown option 'lean'.*ignore_dead, ignore_prone"):
+        cc.resolve(m, "S", "P", options={"lean": True})
+    with pytest.raises(RequestError, match="target 'P' has no evasion"):
+        cc.resolve(m, "S", "P", attack_total=14)
+    with pytest.raises(TypeError, match="attack_total must be an integer"):
+        cc.resolve(m, "S", "P", attack_total="14")
+    with pytest.raises(MapError, match="grappling names unknown creature 'Z'"):
+        board("S.RP.", P={"grappling": "Z"})
+
+
+def test_decide_refuses_traces_of_another_plan():
+    m = board("S.RP.")
+    p = cc.plan(m, "S", "P")
+    with pytest.raises(ValueError, match="the plan has 2 lines but 0 traces"):
+        cc.decide(m, p, [])

@@ -1,0 +1,191 @@
+"""Property test: the engine agrees with the slow exact reference tracer.
+
+Random small maps (solid and low squares, thin walls of every kind on and off
+the grid, creatures of every size) and random segments biased to the hard
+cases: along grid lines, exact diagonals through vertices, ending on walls and
+corners, between the corners and centres of the attacker's and target's
+spaces, zero length.  A failing example prints as the ``BattleMap.build``
+call and the segments that reproduce it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, note, settings
+from hypothesis import strategies as st
+
+from lineoffire.maps import SIZE_SPACE, SIZES, BattleMap
+
+from reference import reference_trace
+
+HAVE_KERNEL = importlib.util.find_spec("lineoffire.geometry._kernel") is not None
+
+pytestmark = pytest.mark.skipif(not HAVE_KERNEL, reason="no kernel yet")
+
+
+@dataclass
+class Case:
+    """One drawn map and its segments; its repr is the code that rebuilds it."""
+
+    width: int
+    height: int
+    squares: list[str]
+    walls: list[dict[str, Any]]
+    creatures: list[dict[str, Any]]
+    segments: list[list[float]]
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def build(self) -> BattleMap:
+        return BattleMap.build(self.width, self.height, squares=self.squares,
+                               walls=self.walls, creatures=self.creatures)
+
+    def __repr__(self) -> str:
+        return (f"BattleMap.build({self.width}, {self.height}, squares={self.squares!r},\n"
+                f"    walls={self.walls!r},\n    creatures={self.creatures!r})\n"
+                f"segments={self.segments!r}\noptions={self.options!r}")
+
+
+def _coord(draw, limit: int) -> float:
+    """A coordinate in [0, limit]: whole, half, quarter or 1/1024 (bias to the grid)."""
+    denom = draw(st.sampled_from([1, 1, 2, 4, 1024]))
+    return draw(st.integers(0, limit * denom)) / denom
+
+
+@st.composite
+def cases(draw) -> Case:
+    w = draw(st.integers(1, 8))
+    h = draw(st.integers(1, 8))
+    grid = [[draw(st.sampled_from("....#=")) for _ in range(w)] for _ in range(h)]
+
+    walls = []
+    for _ in range(draw(st.integers(0, 5))):
+        kind = draw(st.sampled_from(["wall", "wall", "door", "slit", "low"]))
+        on_grid = draw(st.booleans())
+        pts = []
+        for _ in range(draw(st.integers(2, 3))):
+            if on_grid and pts and draw(st.booleans()):
+                # continue along a grid line from the previous point
+                x, y = pts[-1]
+                if draw(st.booleans()):
+                    x = draw(st.integers(0, w))
+                else:
+                    y = draw(st.integers(0, h))
+                pts.append([x, y])
+            elif on_grid:
+                pts.append([draw(st.integers(0, w)), draw(st.integers(0, h))])
+            else:
+                pts.append([_coord(draw, w), _coord(draw, h)])
+        assume(all(pts[i] != pts[i + 1] for i in range(len(pts) - 1)))
+        wall: dict[str, Any] = {"kind": kind, "points": pts}
+        if kind == "door" and draw(st.booleans()):
+            wall["open"] = True
+        walls.append(wall)
+
+    creatures = []
+    taken: dict[tuple[int, int], int] = {}
+    for i in range(draw(st.integers(0, 4))):
+        size = draw(st.sampled_from(SIZES[:7]))
+        space = SIZE_SPACE[SIZES.index(size)]
+        if space > w or space > h:
+            continue
+        x = draw(st.integers(0, w - space))
+        y = draw(st.integers(0, h - space))
+        squares = [(x + a, y + b) for a in range(space) for b in range(space)]
+        small = SIZES.index(size) <= 2
+        if any(sq in taken and not (small and taken[sq] <= 2) for sq in squares):
+            continue
+        for c, r in squares:
+            taken[(c, r)] = SIZES.index(size)
+            if grid[r][c] == "#":
+                grid[r][c] = "."
+        cre: dict[str, Any] = {"id": "ABCD"[i], "x": x, "y": y, "size": size}
+        for flag in ("dead", "prone"):
+            if draw(st.integers(0, 4)) == 0:
+                cre[flag] = True
+        creatures.append(cre)
+
+    options: dict[str, Any] = {}
+    ids = [c["id"] for c in creatures]
+    if ids and draw(st.booleans()):
+        options["attacker"] = draw(st.sampled_from(ids))
+    if ids and draw(st.booleans()):
+        options["target"] = draw(st.sampled_from(ids))
+    assume(options.get("attacker") is None or options.get("attacker") != options.get("target"))
+    for flag in ("ignore_dead", "ignore_prone"):
+        if draw(st.integers(0, 3)) == 0:
+            options[flag] = True
+
+    # interesting points: vertices, centres, wall points, creature corners and centres
+    def space_points(cid):
+        c = next(c for c in creatures if c["id"] == cid)
+        s = SIZE_SPACE[SIZES.index(c["size"])]
+        x, y = c["x"], c["y"]
+        return [[x, y], [x + s, y], [x, y + s], [x + s, y + s], [x + s / 2, y + s / 2],
+                [x + s / 2, y], [x, y + s / 2]]
+
+    wall_points = [p for wl in walls for p in wl["points"]]
+    wall_points += [[(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]
+                    for wl in walls for a, b in zip(wl["points"], wl["points"][1:])]
+
+    def point():
+        choice = draw(st.sampled_from(["vertex", "vertex", "centre", "any", "wall", "space"]))
+        if choice == "wall" and wall_points:
+            return list(draw(st.sampled_from(wall_points)))
+        if choice == "space" and ids:
+            return draw(st.sampled_from(space_points(draw(st.sampled_from(ids)))))
+        if choice == "centre":
+            return [draw(st.integers(0, w - 1)) + 0.5, draw(st.integers(0, h - 1)) + 0.5]
+        if choice == "any":
+            return [_coord(draw, w), _coord(draw, h)]
+        return [draw(st.integers(0, w)), draw(st.integers(0, h))]
+
+    segments = []
+    for _ in range(draw(st.integers(1, 4))):
+        how = draw(st.sampled_from(["free", "free", "attached", "diagonal", "axis", "zero"]))
+        if how == "attached" and ("attacker" in options or "target" in options):
+            a = (draw(st.sampled_from(space_points(options["attacker"])))
+                 if "attacker" in options else point())
+            b = (draw(st.sampled_from(space_points(options["target"])))
+                 if "target" in options else point())
+        else:
+            a = point()
+            if how == "zero":
+                b = list(a)
+            elif how == "axis":
+                b = [draw(st.integers(0, w)), a[1]] if draw(st.booleans()) else \
+                    [a[0], draw(st.integers(0, h))]
+            elif how == "diagonal":
+                k = draw(st.integers(-max(w, h), max(w, h)))
+                sign = draw(st.sampled_from([-1, 1]))
+                b = [a[0] + k, a[1] + sign * k]
+                if not (0 <= b[0] <= w and 0 <= b[1] <= h):
+                    b = point()
+            else:
+                b = point()
+        segments.append([a[0], a[1], b[0], b[1]])
+    return Case(w, h, ["".join(r) for r in grid], walls, creatures, segments, options)
+
+
+def _summary(tr) -> tuple:
+    return (tr.stopped, tr.slit, tr.low, [(b.kind, b.ref) for b in tr.blockers],
+            [b.t for b in tr.blockers])
+
+
+@settings(max_examples=200, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(cases())
+def test_engine_agrees_with_reference(case):
+    bmap = case.build()
+    from lineoffire.geometry import trace
+
+    got = list(trace(bmap, case.segments, **case.options))
+    for seg, tr in zip(case.segments, got):
+        want = reference_trace(bmap, seg, **case.options)
+        note(f"segment {seg}:\n  engine    {_summary(tr)}\n  reference {_summary(want)}")
+        assert (tr.stopped, tr.slit, tr.low) == (want.stopped, want.slit, want.low)
+        assert [(b.kind, b.ref) for b in tr.blockers] == [(b.kind, b.ref) for b in want.blockers]
+        assert [b.t for b in tr.blockers] == pytest.approx([b.t for b in want.blockers], abs=1e-9)

@@ -234,7 +234,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
     fA = _flags(prep, cA, rA)
     fB = _flags(prep, c, r)
     solid_A, solid_B = (fA & 1) > 0, (fB & 1) > 0
-    lowish_A, lowish_B = fA > 0, fB > 0
+    lowish_A, lowish_B = (fA & 3) > 0, (fB & 3) > 0
     stop = solid_A & solid_B
     lowx = ~stop & lowish_A & lowish_B
     two = seam_h | seam_v
@@ -244,11 +244,11 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
     for sel, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
         rows.add(il[sel], i_start[sel], tdi[sel], SOLID_K, REF_SQUARE, cc[sel], rr[sel])
     for sel, cc, rr, ff in ((lowx, cA, rA, fA), (lowx & two, c, r, fB)):
-        sel = sel & (ff == 2)
+        sel = sel & ((ff & 3) == 2)
         rows.add(il[sel], i_start[sel], tdi[sel], LOW_K, REF_SQUARE, cc[sel], rr[sel])
     # creatures on intervals
-    crA = _creatures(prep, cA, rA, att[il], tgt[il], ignore)
-    crB = _creatures(prep, c, r, att[il], tgt[il], ignore)
+    crA = _creatures(prep, cA, rA, att[il], tgt[il], ignore, fA)
+    crB = crA if not two.any() else _creatures(prep, c, r, att[il], tgt[il], ignore, fB)
     passes = (crA >= 0).any(axis=0) & (crB >= 0).any(axis=0)
     for cr in (crA, crB):
         for layer in cr:
@@ -264,16 +264,16 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
     pd = mdx[xl]
     # x-crossings on a walled edge or at a vertex
     row_o = _floor_div(yn_o, S * pd)
-    vcount = _edge_count(prep.vedge, X // S, row_o)
-    xsel = xin & (x_vert | (vcount > 0))
+    vcount = _edge_count(prep.pvwall, X // S, row_o, True)
+    xsel = xin & (x_vert | vcount)
     pts.add(xl[xsel], x_N[xsel], D[xl[xsel]], X[xsel] * pd[xsel], yn_o[xsel], pd[xsel], 1)
     Yv = sy[yl] * Ym
     xn_o = sx[yl] * y_xn
     pdy = mdy[yl]
     col_o = _floor_div(xn_o, S * pdy)
-    hcount = _edge_count(prep.hedge, Yv // S, col_o)
+    hcount = _edge_count(prep.phwall, Yv // S, col_o, False)
     yin = (y_N > N0[yl]) & (y_N < N1[yl])
-    ysel = yin & ~y_dup & (y_vert | (hcount > 0))
+    ysel = yin & ~y_dup & (y_vert | hcount)
     pts.add(yl[ysel], y_N[ysel], D[yl[ysel]], xn_o[ysel], Yv[ysel] * pdy[ysel], pdy[ysel], 1)
     # attached ends
     end_cells = []
@@ -311,27 +311,28 @@ def _floor_div(a, b):
 
 
 def _flags(prep: Prep, c, r):
-    ok = (c >= 0) & (c < prep.w) & (r >= 0) & (r < prep.h)
-    out = np.zeros(len(c), np.uint8)
-    out[ok] = prep.flags[r[ok], c[ok]]
-    return out
+    """Packed flags of squares (c, r), which may lie one square off the map."""
+    return prep.pflags[r + 1, c + 1]
 
 
-def _creatures(prep: Prep, c, r, att, tgt, ignore):
+def _creatures(prep: Prep, c, r, att, tgt, ignore, flags=None):
     """(layers, n) creature indices at squares, -1 where none or excluded."""
-    ok = (c >= 0) & (c < prep.w) & (r >= 0) & (r < prep.h)
-    out = np.full((prep.cre.shape[0], len(c)), -1, np.int64)
-    out[:, ok] = prep.cre[:, r[ok], c[ok]]
-    bad = (out == att) | (out == tgt) | ((out >= 0) & ignore[np.maximum(out, 0)])
-    out[bad] = -1
+    if flags is None:
+        flags = _flags(prep, c, r)
+    out = np.full((prep.pcre.shape[0], len(c)), -1, np.int64)
+    k = np.nonzero(flags & 4)[0]
+    if len(k):
+        got = prep.pcre[:, r[k] + 1, c[k] + 1].astype(np.int64)
+        bad = (got == att[k]) | (got == tgt[k]) | ((got >= 0) & ignore[np.maximum(got, 0)])
+        got[bad] = -1
+        out[:, k] = got
     return out
 
 
-def _edge_count(table, line, unit):
-    ok = (line >= 0) & (line < table.nlines) & (unit >= 0) & (unit < table.nunits)
-    out = np.zeros(len(line), np.int64)
-    out[ok] = table.count[line[ok], unit[ok]]
-    return out
+def _edge_count(grid, line, unit, vertical):
+    if vertical:
+        return grid[unit + 1, line + 1]
+    return grid[line + 1, unit + 1]
 
 
 def _point_at(li, Nw, px, py, qx, qy, dx, dy, mdx, mdy, Dx, Dy, D):
@@ -529,64 +530,38 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
 
     # contributions: (event, class, kind, rtype, r0, r1, closesA, closesB)
     contrib = []
-    # squares (and creatures) touching the point
-    quads = [(-1, -1, -1, -1), (0, -1, 1, -1), (-1, 0, -1, 1), (0, 0, 1, 1)]
-    for oc, orr, qsx, qsy in quads:
-        for mode in ("v", "x", "y", "c"):
-            if mode == "v":
-                sel = gx & gy
-                cc, rr = ix + oc, iy + orr
-                full = False
-                # quadrant (qsx, qsy)
-                u1x, u1y, u2x, u2y = qsx, 0, 0, qsy
-                ccw = qsx * qsy > 0
-                c1x, c1y = (u1x, u1y) if ccw else (u2x, u2y)
-                c2x, c2y = (u2x, u2y) if ccw else (u1x, u1y)
-            elif mode == "x":
-                if orr != 0:
-                    continue
-                sel = gx & ~gy
-                cc, rr = ix + oc, iy
-                full = False
-                mx, my = qsx, 0
-                c1x, c1y, c2x, c2y = my, -mx, -my, mx
-            elif mode == "y":
-                if oc != 0:
-                    continue
-                sel = gy & ~gx
-                cc, rr = ix, iy + orr
-                full = False
-                mx, my = 0, qsy
-                c1x, c1y, c2x, c2y = my, -mx, -my, mx
-            else:
-                if oc != 0 or orr != 0:
-                    continue
-                sel = ~gx & ~gy
-                cc, rr = ix, iy
-                full = True
-                c1x = c1y = c2x = c2y = 0
-            e = np.nonzero(sel)[0]
-            if len(e) == 0:
-                continue
-            cc, rr = cc[e], rr[e]
-            f = _flags(prep, cc, rr)
-            cre = _creatures(prep, cc, rr, att[line[e]], tgt[line[e]], ignore)
-            has = (f > 0) | (cre >= 0).any(axis=0)
-            e, cc, rr, f, cre = e[has], cc[has], rr[has], f[has], cre[:, has]
-            if len(e) == 0:
-                continue
-            arcs_e = [tuple(np.asarray(v)[e] if np.ndim(v) else v for v in arc)
-                      for arc in (arcA, arcB)]
-            fullv = np.full(len(e), full)
-            cv = [np.full(len(e), v, np.int64) for v in (c1x, c1y, c2x, c2y)]
-            mA = A.cone_meets_arc(fullv, *cv, arcs_e[0])
-            mB = A.cone_meets_arc(fullv, *cv, arcs_e[1])
-            solid = (f & 1) > 0
-            lowf = f == 2
-            for s_, cls, kind in ((solid, BLK, SOLID_K), (lowf, LOWC, LOW_K)):
+    # squares (and creatures) touching the point: up to four slots per event
+    # slot (oc, orr) is the square (ix + oc, iy + orr); its cone seen from the point
+    for oc, orr in ((-1, -1), (0, -1), (-1, 0), (0, 0)):
+        need_x = oc == -1
+        need_y = orr == -1
+        sel = (gx | ~np.bool_(need_x)) & (gy | ~np.bool_(need_y))
+        e = np.nonzero(sel)[0]
+        if len(e) == 0:
+            continue
+        cc, rr = ix[e] + oc, iy[e] + orr
+        f = _flags(prep, cc, rr)
+        has = f > 0
+        e, cc, rr, f = e[has], cc[has], rr[has], f[has]
+        if len(e) == 0:
+            continue
+        cre = _creatures(prep, cc, rr, att[line[e]], tgt[line[e]], ignore, f)
+        egx, egy = gx[e], gy[e]
+        qsx = np.where(egx, 1 if oc == 0 else -1, 0)  # 0: this axis unconstrained
+        qsy = np.where(egy, 1 if orr == 0 else -1, 0)
+        c1x, c1y, c2x, c2y = _cone(qsx, qsy)
+        full = ~egx & ~egy
+        arcs_e = [tuple(v[e] for v in arc) for arc in (arcA, arcB)]
+        mA = A.cone_meets_arc(full, c1x, c1y, c2x, c2y, arcs_e[0])
+        mB = A.cone_meets_arc(full, c1x, c1y, c2x, c2y, arcs_e[1])
+        solid = (f & 1) > 0
+        lowf = (f & 3) == 2
+        for s_, cls, kind in ((solid, BLK, SOLID_K), (lowf, LOWC, LOW_K)):
+            if s_.any():
                 contrib.append((e[s_], cls, kind, REF_SQUARE, cc[s_], rr[s_], mA[s_], mB[s_]))
-            for layer in cre:
-                s_ = layer >= 0
+        for layer in cre:
+            s_ = layer >= 0
+            if s_.any():
                 contrib.append((e[s_], CRE, CREATURE_K, REF_CREATURE, layer[s_], -1,
                                 mA[s_], mB[s_]))
     # grid walls at the point
@@ -632,6 +607,24 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     keep = anyside & deciding
     rows.add(line[ce[keep]], tn[ce[keep]], td[ce[keep]], ckind[keep], crt[keep],
              cr0[keep], cr1[keep])
+
+
+def _cone(qsx, qsy):
+    """Open cone (c1, c2) of the quadrant / half-plane with axis signs (0 = free)."""
+    quad = (qsx != 0) & (qsy != 0)
+    ccw = qsx * qsy > 0
+    # quadrant: rays (qsx, 0) and (0, qsy), ordered ccw
+    c1x = np.where(quad, np.where(ccw, qsx, 0), 0)
+    c1y = np.where(quad, np.where(ccw, 0, qsy), 0)
+    c2x = np.where(quad, np.where(ccw, 0, qsx), 0)
+    c2y = np.where(quad, np.where(ccw, qsy, 0), 0)
+    # half-plane around m = (qsx, qsy) (one of them 0): c1 = (my, -mx), c2 = -c1
+    half = ~quad & ((qsx != 0) | (qsy != 0))
+    c1x = np.where(half, qsy, c1x)
+    c1y = np.where(half, -qsx, c1y)
+    c2x = np.where(half, -qsy, c2x)
+    c2y = np.where(half, qsx, c2y)
+    return c1x, c1y, c2x, c2y
 
 
 def _pick(etype, options):
@@ -733,22 +726,41 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
 
 
 def _finish(prep: Prep, line, tn, td, kind, rtype, r0, r1):
-    """Keep each piece once at its least t; sort by (line, t, kind, ref)."""
+    """Keep each piece once at its least t; sort by (line, t, kind, ref).
+
+    ``t`` is compared as float64: exact for grid events (all parameters of a
+    line share one denominator below 2**43); see the module notes for walls.
+    """
     if len(line) == 0:
         z = np.zeros(0, np.int64)
         return z, np.zeros(0), z, z, z, z
     t = tn / td
-    # ref sort key: squares by (r, c); walls by (wall, segment); creatures by id
-    k0 = np.where(rtype == REF_SQUARE, r1, np.where(rtype == REF_WALL, r0, 0))
-    k1 = np.where(rtype == REF_SQUARE, r0, np.where(rtype == REF_WALL, r1, 0))
-    if len(prep.id_rank):
-        k0 = np.where(rtype == REF_CREATURE, prep.id_rank[np.clip(r0, 0, len(prep.id_rank) - 1)], k0)
-    # dedupe pieces per line keeping the least t (exact t compare via float, ties by tn/td)
-    order = np.lexsort((t, r1, r0, rtype, kind, line))
-    line, t, kind, rtype, r0, r1, k0, k1 = (a[order] for a in (line, t, kind, rtype, r0, r1, k0, k1))
-    first = np.ones(len(line), bool)
-    first[1:] = (line[1:] != line[:-1]) | (kind[1:] != kind[:-1]) | (rtype[1:] != rtype[:-1]) | \
-        (r0[1:] != r0[:-1]) | (r1[1:] != r1[:-1])
-    line, t, kind, rtype, r0, r1, k0, k1 = (a[first] for a in (line, t, kind, rtype, r0, r1, k0, k1))
-    order = np.lexsort((k1, k0, kind, t, line))
-    return tuple(a[order] for a in (line, t, kind, rtype, r0, r1))
+    order = np.argsort(t)
+    order = order[np.argsort(line[order].astype(np.int32), kind="stable")]
+    line, t, kind, rtype, r0, r1 = (a[order] for a in (line, t, kind, rtype, r0, r1))
+    # first occurrence of each piece of a line (its least t)
+    piece = (((line * 8 + kind) * 4 + rtype) << 42) + ((r0 + 1) << 21) + (r1 + 1)
+    by_piece = np.argsort(piece, kind="stable")
+    ps = piece[by_piece]
+    first = np.ones(len(ps), bool)
+    first[1:] = ps[1:] != ps[:-1]
+    keep = np.zeros(len(ps), bool)
+    keep[by_piece[first]] = True
+    line, t, kind, rtype, r0, r1 = (a[keep] for a in (line, t, kind, rtype, r0, r1))
+    # ties at the same (line, t): by kind, then ref (squares (r, c), walls, creature ids)
+    same = (line[1:] == line[:-1]) & (t[1:] == t[:-1])
+    if same.any():
+        tied = np.zeros(len(line), bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        idx = np.nonzero(tied)[0]
+        k0 = np.where(rtype[idx] == REF_SQUARE, r1[idx], r0[idx])
+        k1 = np.where(rtype[idx] == REF_SQUARE, r0[idx],
+                      np.where(rtype[idx] == REF_WALL, r1[idx], 0))
+        if len(prep.id_rank):
+            cre = rtype[idx] == REF_CREATURE
+            k0 = np.where(cre, prep.id_rank[np.clip(r0[idx], 0, len(prep.id_rank) - 1)], k0)
+        sub = idx[np.lexsort((k1, k0, kind[idx], t[idx], line[idx]))]
+        for a in (line, t, kind, rtype, r0, r1):
+            a[idx] = a[sub]
+    return line, t, kind, rtype, r0, r1

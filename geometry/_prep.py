@@ -39,6 +39,18 @@ class Prep:
         self.flags[bmap.squares == LOW] |= 2
         self._creatures(bmap)
         self._walls(bmap)
+        # Padded copies (one square of border all round, open) so that lookups
+        # of squares just off the map need no bounds masks: index [r + 1, c + 1].
+        self.pflags = np.zeros((self.h + 2, self.w + 2), dtype=np.uint8)
+        self.pflags[1:-1, 1:-1] = self.flags
+        self.pflags[1:-1, 1:-1][(self.cre >= 0).any(axis=0)] |= 4
+        self.pcre = np.full((self.cre.shape[0], self.h + 2, self.w + 2), -1, dtype=np.int32)
+        self.pcre[:, 1:-1, 1:-1] = self.cre
+        # walled unit edges: vertical edge (k, r) at [r + 1, k + 1]; horizontal (c, k) at [k + 1, c + 1]
+        self.pvwall = np.zeros((self.h + 2, self.w + 3), dtype=bool)
+        self.pvwall[1:-1, 1:-1] = self.vedge.count.T > 0
+        self.phwall = np.zeros((self.h + 3, self.w + 2), dtype=bool)
+        self.phwall[1:-1, 1:-1] = self.hedge.count > 0
 
     # ------------------------------------------------------------ creatures
     def _creatures(self, bmap: BattleMap) -> None:

@@ -40,6 +40,25 @@ __all__ = ["load_image", "dark_mask", "square_fractions", "MODES"]
 MODES: tuple[str, ...] = ("squares", "walls")
 
 
+_SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", 0, "png"),
+    (b"\xff\xd8\xff", 0, "jpeg"),
+    (b"GIF8", 0, "gif"),
+    (b"BM", 0, "bmp"),
+    (b"II*\x00", 0, "tiff"),
+    (b"MM\x00*", 0, "tiff"),
+    (b"WEBP", 8, "webp"),
+)
+
+
+def _picture_kind(head: bytes) -> str | None:
+    """The picture format named by a file's first bytes, or None."""
+    for magic, offset, kind in _SIGNATURES:
+        if head[offset:offset + len(magic)] == magic:
+            return kind
+    return None
+
+
 def _fraction(value: Any, name: str, *, allow_one: bool = True) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number, not {type(value).__name__} ({value!r})")
@@ -204,6 +223,12 @@ def load_image(
         where, stem = str(path), Path(path).stem
         if not Path(path).is_file():
             raise MapError(f"{where}: no such picture file")
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+        if _picture_kind(head) is None:
+            raise MapError(
+                f"{where}: cannot read the picture (not a PNG, JPEG, GIF, BMP, TIFF or WebP file)"
+            )
         try:
             picture = io.imread(str(path))
         except (ValueError, OSError, SyntaxError) as exc:

@@ -198,7 +198,7 @@ def from_json_dict(
         picture = Path(image)
         if base_dir is not None and not picture.is_absolute():
             picture = base_dir / picture
-        image = (picture, picture.suffix.lower())
+        image = (picture, picture.suffix.lower().lstrip("."))
     return BattleMap.build(
         obj["width"],
         obj["height"],
@@ -394,8 +394,9 @@ def save_json(bmap: BattleMap, path: Any) -> None:
     """Write a map as a version-1 JSON file.
 
     A background picture given as a path is written relative to the new
-    file's directory; one held as bytes (from an imported VTT file) is written
-    beside the map as ``<stem>.<ext>`` and referred to by that name.
+    file's directory; one held as bytes, or as a function returning them (an
+    imported VTT file's picture), is written beside the map as
+    ``<stem>.<ext>`` and referred to by that name.
     """
     path = Path(path)
     image = _image_for(bmap, path)
@@ -407,9 +408,10 @@ def _image_for(bmap: BattleMap, path: Path) -> str | None:
     if bmap.image is None:
         return None
     picture, ext = bmap.image if isinstance(bmap.image, tuple) else (bmap.image, None)
+    if callable(picture):  # an importer's lazy decoder
+        picture = picture()
     if isinstance(picture, (bytes, bytearray)):
-        ext = (ext or ".png") if str(ext or ".png").startswith(".") else f".{ext}"
-        sidecar = path.with_suffix(ext)
+        sidecar = path.with_suffix("." + str(ext or "png").lstrip("."))
         sidecar.write_bytes(bytes(picture))
         return sidecar.name
     if isinstance(picture, (str, os.PathLike)):

@@ -58,7 +58,8 @@ Creatures and walls keep the order of their lines; creatures placed only by a
 grid letter come after those with lines, in reading order.  Errors name the
 file and the line (and column, in the grid).  :func:`dumps_text` writes every
 map losslessly (:func:`loads_text` gives back an equal map), except that trait
-names containing commas cannot be written.
+names containing commas, and ids, teams or traits containing line breaks,
+cannot be written (:func:`dumps_text` says so; JSON holds them).
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ class _Reader:
         self.grid_line = 0
         self.creatures: list[tuple[int, str, tuple[int, int] | None, dict[str, Any]]] = []
         self.walls: list[tuple[int, dict[str, Any]]] = []
-        lines = text.splitlines()
+        lines = text.split("\n")  # not splitlines(): names may hold other separators
         n = 0
         while n < len(lines):
             lineno, line = n + 1, lines[n].strip()
@@ -304,7 +305,9 @@ class _Reader:
                 wall["height_ft"] = self.number(lineno, value, key)
             else:
                 extra = {"door": " or open/closed", "low": " or height=FT"}.get(kind, "")
-                raise self.error(lineno, f"unknown word {token!r} in a {kind} line; expected X,Y points{extra}")
+                raise self.error(
+                    lineno, f"unknown word {token!r} in a {kind} line; expected X,Y points{extra}"
+                )
         wall["points"] = points
         self.walls.append((lineno, wall))
 
@@ -355,7 +358,7 @@ class _Reader:
             picture = Path(image[1])
             if self.base_dir is not None and not picture.is_absolute():
                 picture = self.base_dir / picture
-            image = (picture, picture.suffix.lower())
+            image = (picture, picture.suffix.lower().lstrip("."))
         return BattleMap.build(
             w,
             h,
@@ -419,17 +422,22 @@ def _plain(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _word(value: str) -> str:
+def _word(value: str, what: str) -> str:
+    if "\n" in value or "\r" in value:
+        raise MapError(
+            f"{what} {value!r} cannot be written in the text format (a line break); "
+            "save as JSON instead"
+        )
     return shlex.quote(value)
 
 
 def _creature_line(c: Creature, marked: bool) -> str:
-    parts = ["creature", _word(c.id)]
+    parts = ["creature", _word(c.id, "creature id")]
     if not marked:
         parts.append(f"{c.x},{c.y}")
     parts.append(c.size)
     if c.team is not None:
-        parts.append("team=" + _word(c.team))
+        parts.append("team=" + _word(c.team, f"creature {c.id!r}: team"))
     if c.evasion is not None:
         parts.append(f"evasion={c.evasion}")
     if c.height_ft is not None:
@@ -441,9 +449,9 @@ def _creature_line(c: Creature, marked: bool) -> str:
                     f"creature {c.id!r}: trait {trait!r} cannot be written in the text "
                     "format (empty or containing a comma); save as JSON instead"
                 )
-        parts.append("traits=" + _word(",".join(c.traits)))
+        parts.append("traits=" + _word(",".join(c.traits), f"creature {c.id!r}: traits"))
     if c.grappling is not None:
-        parts.append("grappling=" + _word(c.grappling))
+        parts.append("grappling=" + _word(c.grappling, f"creature {c.id!r}: grappling"))
     parts.extend(flag for flag in _FLAGS if getattr(c, flag))
     return " ".join(parts)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lineoffire.maps import BattleMap, MapError, example_names, example_path, load_map, save_map
+from lineoffire.maps import MapError, example_names, example_path, load_map, save_map
 from lineoffire.maps.jsonfmt import dumps_json, from_json_dict, load_json, save_json, to_json_dict
 from lineoffire.maps.model import SOLID, MapTypeError, snap
 from lineoffire.maps.textfmt import load_text
@@ -234,18 +234,24 @@ def test_image_is_relative_to_the_map_file(tmp_path):
     (tmp_path / "maps" / "bg.png").write_bytes(b"png")
     path = write(tmp_path / "maps", json.dumps({**SPEC_MAP, "image": "bg.png"}))
     m = load_json(path)
-    assert m.image == (tmp_path / "maps" / "bg.png", ".png")
+    assert m.image == (tmp_path / "maps" / "bg.png", "png")
     save_json(m, tmp_path / "copy.json")
     assert json.loads((tmp_path / "copy.json").read_text())["image"] == "maps/bg.png"
     assert load_json(tmp_path / "copy.json").image[0].resolve() == (tmp_path / "maps" / "bg.png").resolve()
 
 
-def test_image_bytes_are_written_beside_the_map(tmp_path):
+@pytest.mark.parametrize(
+    ("image", "sidecar"),
+    [((b"\x89PNG...", "png"), "scene.png"), ((lambda: b"\x89PNG...", "webp"), "scene.webp")],
+    ids=["bytes", "lazy"],
+)
+def test_image_bytes_are_written_beside_the_map(tmp_path, image, sidecar):
     m = load_json(SPEC_MAP)
-    m.image = (b"\x89PNG...", ".png")
+    m.image = image
     save_json(m, tmp_path / "scene.json")
-    assert (tmp_path / "scene.png").read_bytes() == b"\x89PNG..."
-    assert json.loads((tmp_path / "scene.json").read_text())["image"] == "scene.png"
+    assert (tmp_path / sidecar).read_bytes() == b"\x89PNG..."
+    assert json.loads((tmp_path / "scene.json").read_text())["image"] == sidecar
+    assert load_json(tmp_path / "scene.json").image == (tmp_path / sidecar, sidecar[-4:].lstrip("."))
 
 
 # ------------------------------------------------------------------ examples

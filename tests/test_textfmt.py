@@ -100,7 +100,7 @@ def test_meta_and_image(tmp_path):
     path.write_text('size 2x2\nmeta {"author": "me", "n": [1, 2]}\nimage art/bg.webp\n')
     m = load_text(path)
     assert m.meta == {"author": "me", "n": [1, 2]}
-    assert m.image == (tmp_path / "art" / "bg.webp", ".webp")
+    assert m.image == (tmp_path / "art" / "bg.webp", "webp")
     save_text(m, tmp_path / "copy.map")
     assert "image art/bg.webp" in (tmp_path / "copy.map").read_text().splitlines()
 
@@ -125,10 +125,20 @@ def test_dumps_draws_letters_and_writes_every_creature_line():
     assert loads_text(plain) == m
 
 
-def test_traits_with_commas_cannot_be_written():
+def test_traits_with_commas_and_words_with_line_breaks_cannot_be_written():
     m = BattleMap.build(2, 1, creatures=[{"id": "A", "x": 0, "y": 0, "traits": ["a,b"]}])
     with pytest.raises(MapError, match=r"creature 'A': trait 'a,b' cannot be written in the text format"):
         dumps_text(m)
+    m = BattleMap.build(2, 1, creatures=[{"id": "A", "x": 0, "y": 0, "team": "red\nteam"}])
+    with pytest.raises(MapError, match=r"creature 'A': team 'red\\nteam' cannot be written .* \(a line break\)"):
+        dumps_text(m)
+    m = BattleMap.build(2, 1, creatures=[{"id": "A\r", "x": 0, "y": 0}], name="line\nbreak")
+    with pytest.raises(MapError, match=r"creature id 'A\\r' cannot be written"):
+        dumps_text(m)
+    # names may hold anything: they are written as JSON strings when needed
+    m = BattleMap.build(2, 1, name="two\nlines\u2028and\x1emore")
+    assert "name \"two\\nlines\u2028and\\u001emore\"" in dumps_text(m)
+    assert loads_text(dumps_text(m)) == m
 
 
 @pytest.mark.parametrize("name", ["crossroads", "arrow-slit-keep", "goblin-ambush"])
@@ -141,9 +151,11 @@ def test_examples_round_trip_through_text(name, tmp_path):
 
 
 # ---------------------------------------------------------- property test
-_names = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=8)
+_names = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), min_size=1, max_size=8
+)
 _words = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters=","), min_size=1, max_size=6
+    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters=",\r\n"), min_size=1, max_size=6
 )
 _coords = st.integers(0, 8 * 1024).map(lambda v: v / 1024)
 
@@ -193,7 +205,7 @@ def battlemaps(draw):
     return BattleMap.build(
         w, h, squares=grid, walls=walls, creatures=creatures,
         square_ft=draw(st.sampled_from([5, 1.5, 10])), low_height_ft=draw(st.sampled_from([3, 2.5])),
-        name=draw(st.one_of(st.none(), _names)),
+        name=draw(st.one_of(st.none(), st.text(max_size=8))),
         meta=draw(st.one_of(st.none(), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))),
     )
 

@@ -21,7 +21,8 @@ HEADMASTER = DATA / "mbround18_headmasters-quarters.dd2vtt"
 RED_TOWER = DATA / "mbround18_red-tower-base_cropped.dd2vtt"
 LITCH = DATA / "mbround18_the-litch-and-his-tomb.dd2vtt"
 IMAGIX = DATA / "imagix_sampleMap_origin.dd2vtt"
-ALL = [CHAMBER, HEADMASTER, RED_TOWER, LITCH, IMAGIX]
+CAVE = DATA / "oganm_test_cave.dd2vtt"
+ALL = [CHAMBER, HEADMASTER, RED_TOWER, LITCH, IMAGIX, CAVE]
 
 
 def kinds(bmap):
@@ -208,6 +209,18 @@ def test_litch_joins_are_short_and_start_at_wall_ends():
         assert math.dist(*j.points) <= 0.05 + 2 / 1024
     assert load_uvtt(LITCH, join_tolerance=0).joins_added == 0
     assert len(load_uvtt(LITCH, join_tolerance=0).walls) == len(m.walls) - n
+
+
+def test_cave_objects_are_closed_rings():
+    m = load_uvtt(CAVE)
+    assert (m.width, m.height) == (20, 20)
+    # 9 wall polylines + 2 object outlines, 3 closed doors, and one join
+    # closing each object outline (each ends 0.004-0.008 short of its start).
+    assert kinds(m) == {"wall": 13, "door": 3}
+    assert m.joins_added == 2
+    big = max(m.walls, key=lambda w: len(w.points))
+    assert len(big.points) == 135
+    assert load_uvtt(CAVE, objects="ignore").joins_added == 0
 
 
 # ------------------------------------------------------------ join rule

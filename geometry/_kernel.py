@@ -209,30 +209,56 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
     line_stop = np.zeros(n, bool)
     line_slit = np.zeros(n, bool)
     line_low = np.zeros(n, bool)
-    nint = ne + 1
-    ioff = np.zeros(n + 1, np.int64)
-    np.cumsum(nint, out=ioff[1:])
+    # Squares of the intervals as flat indices into the padded flag grid: one
+    # cumulative sum of signed steps over all events of the chunk.
+    W2 = prep.w + 2
+    c_first = np.where(sx > 0, px // S, _ceil_div(px, S) - 1)
+    r_first = np.where(sy > 0, py // S, _ceil_div(py, S) - 1)
+    step = np.where(ev_isx, sx[ev_line], 0) + np.where(ev_isy, sy[ev_line] * W2, 0)
+    cs = np.zeros(E + 1, np.int64)
+    np.cumsum(step, out=cs[1:])
+    fbase = (r_first + 1) * W2 + (c_first + 1) - cs[eoff[:-1]]
+    nint = np.where(empty, 0, ne + 1)
     il = np.repeat(np.arange(n), nint)
-    j = np.arange(len(il)) - ioff[il]  # interval index within its line
-    csx = np.zeros(E + 1, np.int64)
-    np.cumsum(ev_isx, out=csx[1:])
-    csy = np.zeros(E + 1, np.int64)
-    np.cumsum(ev_isy, out=csy[1:])
-    before = eoff[il] + j  # number of events before interval (global index of its end event)
-    cxm = fx[il] + csx[before] - csx[eoff[il]]
-    cym = fy[il] + csy[before] - csy[eoff[il]]
-    i_start = np.where(j > 0, ev_N[np.maximum(before - 1, 0)], 0)
-    i_end = np.where(j < ne[il], ev_N[np.minimum(before, max(E - 1, 0))] if E else 0, D[il])
-    keep = ~empty[il] & (i_start >= N0[il]) & (i_end <= N1[il]) & (i_end > i_start)
-    il, cxm, cym, i_start = il[keep], cxm[keep], cym[keep], i_start[keep]
-    c = np.where(sx[il] > 0, cxm, -cxm - 1)
-    r = np.where(sy[il] > 0, cym, -cym - 1)
-    seam_h = (mdy[il] == 0) & (mpy[il] % S == 0)
-    seam_v = (mdx[il] == 0) & (mpx[il] % S == 0)
-    cA = np.where(seam_v, c - 1, c)
-    rA = np.where(seam_h, r - 1, r)
-    fA = _flags(prep, cA, rA)
-    fB = _flags(prep, c, r)
+    before = np.arange(len(il)) - il  # events of the chunk before this interval
+    if empty.any():
+        # empty lines have no intervals: add back the one each would have had
+        before = before + np.repeat(np.cumsum(empty), nint)
+    flat = fbase[il] + cs[before]
+    pf = prep.pflags.ravel()
+    line_seam_h = (mdy == 0) & (mpy % S == 0)
+    line_seam_v = (mdx == 0) & (mpx % S == 0)
+    any_seam = bool((line_seam_h | line_seam_v).any())
+    if any_seam:
+        flatA = flat - np.where(line_seam_h[il], W2, 0) - np.where(line_seam_v[il], 1, 0)
+        hit = (pf[flat] | pf[flatA]) > 0
+    else:
+        hit = pf[flat] > 0
+    attached = bool((start_att | end_att).any())
+    sel = np.nonzero(hit)[0]
+    il, before, flat = il[sel], before[sel], flat[sel]
+    j = before - eoff[il]
+    i_start = np.where(j > 0, ev_N[np.maximum(before - 1, 0)], 0) if E else np.zeros(len(il), np.int64)
+    if attached:
+        i_end = np.where(j < ne[il], ev_N[np.minimum(before, max(E - 1, 0))] if E else 0, D[il])
+        keep = (i_start >= N0[il]) & (i_end <= N1[il])
+        il, before, flat, i_start = il[keep], before[keep], flat[keep], i_start[keep]
+    r, c = np.divmod(flat, W2)
+    r -= 1
+    c -= 1
+    line_seam_h = (mdy == 0) & (mpy % S == 0)
+    line_seam_v = (mdx == 0) & (mpx % S == 0)
+    if (line_seam_h | line_seam_v).any():
+        seam_h = line_seam_h[il]
+        seam_v = line_seam_v[il]
+        cA = np.where(seam_v, c - 1, c)
+        rA = np.where(seam_h, r - 1, r)
+        fA = _flags(prep, cA, rA)
+        fB = _flags(prep, c, r)
+    else:
+        seam_h = seam_v = np.zeros(len(il), bool)
+        cA, rA = c, r
+        fA = fB = _flags(prep, c, r)
     solid_A, solid_B = (fA & 1) > 0, (fB & 1) > 0
     lowish_A, lowish_B = (fA & 3) > 0, (fB & 3) > 0
     stop = solid_A & solid_B
@@ -573,8 +599,10 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
             continue
         ws = prep.wall_seg[wj]
         arcs_e = [tuple(np.asarray(v)[we] for v in arc) for arc in (arcA, arcB)]
-        mA = A.in_arc(wx, wy, arcs_e[0])
-        mB = A.in_arc(wx, wy, arcs_e[1])
+        # a wall running along the line (either way) counts on neither side
+        along = A.cross(ddx[we], ddy[we], wx, wy) == 0
+        mA = A.in_arc(wx, wy, arcs_e[0]) & ~along
+        mB = A.in_arc(wx, wy, arcs_e[1]) & ~along
         contrib.append((we, ws[:, 4], ws[:, 5], REF_WALL, ws[:, 6], ws[:, 7], mA, mB))
 
     if not contrib:
@@ -721,8 +749,12 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
     wx = np.concatenate(out_x)
     wy = np.concatenate(out_y)
     # a wall found through two unit edges (at a vertex) counts once per direction
-    key = np.unique(np.stack([e, j, wx, wy], axis=1), axis=0)
-    return key[:, 0], key[:, 1], key[:, 2], key[:, 3]
+    key = np.unique(((e * (len(ws) + 1) + j) * 3 + (wx + 1)) * 3 + (wy + 1))
+    wy = key % 3 - 1
+    key //= 3
+    wx = key % 3 - 1
+    key //= 3
+    return key // (len(ws) + 1), key % (len(ws) + 1), wx, wy
 
 
 def _finish(prep: Prep, line, tn, td, kind, rtype, r0, r1):

@@ -23,7 +23,8 @@ _CLASS_OF = {"wall": BLK, "door": BLK, "slit": SLT, "low": LOWC}
 class Prep:
     """Lookup tables of one map.
 
-    ``flags[r, c]``: bit 0 solid, bit 1 low.  ``cre[layer, r, c]``: creature
+    ``flags[r, c]``: bit 0 solid, bit 1 low.  ``pflags`` (padded) adds bit 2
+    (a creature stands there) and bit 3 (a free wall meets the square).  ``cre[layer, r, c]``: creature
     index or -1 (several layers only where tiny creatures share a square).
 
     Thin-wall segments (open doors left out) are split in two families:
@@ -44,6 +45,9 @@ class Prep:
         self.pflags = np.zeros((self.h + 2, self.w + 2), dtype=np.uint8)
         self.pflags[1:-1, 1:-1] = self.flags
         self.pflags[1:-1, 1:-1][(self.cre >= 0).any(axis=0)] |= 4
+        # bit 3: a free wall meets the square (the kernel looks for walls there)
+        has_free = np.diff(self.bucket_start) > 0
+        self.pflags[1:-1, 1:-1][has_free.reshape(self.h, self.w)] |= 8
         self.pcre = np.full((self.cre.shape[0], self.h + 2, self.w + 2), -1, dtype=np.int32)
         self.pcre[:, 1:-1, 1:-1] = self.cre
         # walled unit edges: vertical edge (k, r) at [r + 1, k + 1]; horizontal (c, k) at [k + 1, c + 1]

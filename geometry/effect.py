@@ -143,17 +143,25 @@ def line_of_effect_many(bmap: BattleMap,
 
     Examples
     --------
+    ::
+
+        . # . . .
+        A # B . C      a column of solid squares cuts A off from B and C
+        . # . . .
+
     >>> from lineoffire.maps import BattleMap
-    >>> m = BattleMap.build(5, 1, squares=[".#..."],
-    ...                     creatures=[{"id": "A", "x": 0, "y": 0},
-    ...                                {"id": "B", "x": 2, "y": 0},
-    ...                                {"id": "C", "x": 4, "y": 0}])
+    >>> m = BattleMap.build(5, 3, squares=[".#...", ".#...", ".#..."],
+    ...                     creatures=[{"id": "A", "x": 0, "y": 1},
+    ...                                {"id": "B", "x": 2, "y": 1},
+    ...                                {"id": "C", "x": 4, "y": 1}])
     >>> line_of_effect_many(m, [("A", "B"), ("B", "C"), (2, 0)]).tolist()
     [False, True, False]
     """
     idx: list[tuple[int, int]] = []
     for n, pair in enumerate(pairs):
         try:
+            if isinstance(pair, (str, bytes)):
+                raise TypeError
             a, t = pair
         except (TypeError, ValueError):
             raise TypeError(f"pairs[{n}] must be an (attacker, target) pair, not {pair!r}") from None
@@ -323,7 +331,7 @@ def _edge_crossings(walls: np.ndarray, rect: Rect) -> np.ndarray:
 
 def _critical_points(bmap: BattleMap, srect: Rect, trect: Rect | None,
                      origin: tuple[int, int] | None = None) -> np.ndarray:
-    """Critical points (units, unique, ``(K, 2)``) in the bounding box of the spaces."""
+    """Critical points (units, unique, ``(K, 2)``) in the closed convex hull of the spaces."""
     rects = [r for r in (srect, trect) if r is not None]
     xs = [r[0] for r in rects] + [r[2] for r in rects]
     ys = [r[1] for r in rects] + [r[3] for r in rects]
@@ -347,9 +355,37 @@ def _critical_points(bmap: BattleMap, srect: Rect, trect: Rect | None,
         for r in rects:
             pts.append(_edge_crossings(walls, r))
     allpts = np.concatenate(pts)
-    inside = ((allpts[:, 0] >= box[0]) & (allpts[:, 0] <= box[2])
-              & (allpts[:, 1] >= box[1]) & (allpts[:, 1] <= box[3]))
-    return np.unique(allpts[inside], axis=0)
+    corners = np.concatenate(pts[: len(rects)])
+    if origin is not None:
+        corners = np.concatenate([corners, np.array([origin], dtype=np.int64)])
+    return np.unique(allpts[_in_hull(allpts, corners)], axis=0)
+
+
+def _in_hull(pts: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Mask of ``pts`` in the closed convex hull of ``corners`` (exact integers)."""
+    c = np.unique(corners, axis=0)  # sorted by x, then y
+    if len(c) < 3:
+        return (pts[:, None, :] == c[None]).all(axis=2).any(axis=1)
+
+    def chain(seq):
+        out: list = []
+        for q in seq:
+            while len(out) >= 2 and _cross(out[-2], out[-1], q) <= 0:
+                out.pop()
+            out.append(q)
+        return out
+
+    pl = [tuple(int(v) for v in row) for row in c]
+    hull = chain(pl)[:-1] + chain(pl[::-1])[:-1]  # counter-clockwise in (x, y)
+    ok = np.ones(len(pts), dtype=bool)
+    for i in range(len(hull)):
+        (ax, ay), (bx, by) = hull[i], hull[(i + 1) % len(hull)]
+        ok &= (bx - ax) * (pts[:, 1] - ay) - (by - ay) * (pts[:, 0] - ax) >= 0
+    return ok
+
+
+def _cross(o, a, b) -> int:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
 # ----------------------------------------------------- candidate segments

@@ -39,10 +39,6 @@ __all__ = [
     "total_cover",
     "piece_distance",
     "piece_height",
-    "square_corners",
-    "creature_corners",
-    "squares_adjacent",
-    "creatures_adjacent",
 ]
 
 #: The kinds of attack a cover request can name.
@@ -362,28 +358,3 @@ def piece_height(bmap: BattleMap, blocker: Blocker) -> float:
     if blocker.wall is not None:
         return bmap.wall_height(bmap.walls[blocker.wall[0]])
     raise ValueError(f"a {blocker.kind} blocker on creature {blocker.creature!r} has no height")
-
-
-# --------------------------------------------------------------- corners
-def square_corners(c: int, r: int) -> np.ndarray:
-    """The 4 corners of square ``(c, r)`` as ``(x, y)`` rows, sorted by ``(y, x)``."""
-    return np.array([[c, r], [c + 1, r], [c, r + 1], [c + 1, r + 1]], dtype=np.float64)
-
-
-def creature_corners(creature: Creature) -> np.ndarray:
-    """Every corner of every square of ``creature`` as ``(x, y)`` rows, sorted by ``(y, x)``."""
-    from lineoffire.geometry.lines import corners_of
-
-    return np.asarray(corners_of(creature), dtype=np.float64).reshape(-1, 2)
-
-
-def squares_adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    """Squares ``(c, r)`` that touch (share an edge or a corner) or coincide."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= 1
-
-
-def creatures_adjacent(a: Creature, b: Creature) -> bool:
-    """Whether two creatures' spaces touch (an edge or a corner) or overlap."""
-    from lineoffire.geometry.lines import adjacent
-
-    return bool(adjacent(a, b))

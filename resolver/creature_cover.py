@@ -55,8 +55,8 @@ of the same size::
 ...     {"id": "S", "x": 0, "y": 0, "team": "raiders"},
 ...     {"id": "R", "x": 2, "y": 0, "team": "raiders"},
 ...     {"id": "P", "x": 3, "y": 0, "evasion": 12}])
->>> v = resolve(m, "S", "P")                         # doctest: +SKIP
->>> v["cover"], v["bonus"], v["windows"]             # doctest: +SKIP
+>>> v = resolve(m, "S", "P")
+>>> v["cover"], v["bonus"], v["windows"]
 ('full', 4, [{'creature': 'R', 'bonus': 4, 'from': 12, 'to': 16}])
 """
 
@@ -79,6 +79,7 @@ from .common import (
     check_attack,
     get_creature,
     line_json,
+    parse_options,
     piece_distance,
     providers_of,
     total_cover,
@@ -159,7 +160,8 @@ def cover_name(bonus: int | None) -> str:
 
 
 # ------------------------------------------------------------------ lines
-def stray_segment(bmap: BattleMap, start: Sequence[float], end: Sequence[float]) -> list[float] | None:
+def stray_segment(bmap: BattleMap, start: Sequence[float],
+                  end: Sequence[float]) -> list[float] | None:
     """The extension of the line ``start -> end`` from ``end`` towards the map edge.
 
     Exactly collinear: the far point is the last point of the line, going on
@@ -214,12 +216,11 @@ def plan(
     both.  Line 1 (absent when the centres coincide) goes on from the
     target's centre to the map edge, attached to the target at its start.
     """
-    from .common import parse_options
-
     shooter = get_creature(bmap, attacker, "attacker")
     tgt = get_creature(bmap, target, "target")
     if shooter.id == tgt.id:
-        raise RequestError(f"attacker and target are the same creature {shooter.id!r}", "bad_request")
+        raise RequestError(f"attacker and target are the same creature {shooter.id!r}",
+                           "bad_request")
     check_attack(attack, allowed=ATTACKS, rules=RULES)
     if origin is not None:
         raise RequestError("the creature-cover rules have no area attacks; origin is not allowed",
@@ -397,13 +398,14 @@ def _int_arg(value: Any, name: str) -> int | None:
     return int(value)
 
 
-def _verdict(bmap: BattleMap, plan: Plan, sight: _Sight, traces: Sequence[LineTrace],
+def _verdict(plan: Plan, sight: _Sight, traces: Sequence[LineTrace],
              evasion: int | None) -> dict[str, Any]:
     bonus = sight.bonus
     if sight.counted == "object":
         providers = providers_of(sight.object_pieces)
     elif sight.counted == "creatures":
-        providers = [{"kind": "creature", "creature": f.creature.id} for f in sight.front if f.bonus]
+        providers = [{"kind": "creature", "creature": f.creature.id}
+                     for f in sight.front if f.bonus]
     elif sight.blocked:
         providers = providers_of(sight.front_trace.of_kind(*_CLASS_KINDS["stopped"]))
     else:
@@ -446,7 +448,7 @@ def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> dict[str
     ``from`` and ``to`` are None.
     """
     sight = _sight(bmap, plan, traces)
-    return _verdict(bmap, plan, sight, traces, sight.target.evasion)
+    return _verdict(plan, sight, traces, sight.target.evasion)
 
 
 def _traced(bmap: BattleMap, p: Plan) -> list[LineTrace]:
@@ -487,7 +489,7 @@ def resolve(
     evasion = _int_arg(defence, "defence")
     if evasion is None:
         evasion = sight.target.evasion
-    out = _verdict(bmap, p, sight, traces, evasion)
+    out = _verdict(p, sight, traces, evasion)
     if total is not None:
         if sight.blocked:
             out["outcome"], out["hit"] = "hit_cover", _shots.OBJECT
@@ -554,7 +556,8 @@ def _rolls_arg(rolls: Any) -> list[int] | None:
     if rolls is None:
         return None
     if isinstance(rolls, (str, bytes)) or not isinstance(rolls, (list, tuple, np.ndarray)):
-        raise TypeError(f"rolls must be a list of attack totals, not {type(rolls).__name__} ({rolls!r})")
+        raise TypeError(
+            f"rolls must be a list of attack totals, not {type(rolls).__name__} ({rolls!r})")
     out = [_int_arg(r, f"rolls[{i}]") for i, r in enumerate(rolls)]
     if not out:
         raise RequestError("rolls is empty; give at least one attack total", "bad_request")

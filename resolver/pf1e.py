@@ -20,16 +20,20 @@ effect is total cover, which overrides everything.
 
 Examples
 --------
-A wall square between two medium creatures, one row apart from the line of
-their centres, gives cover::
+A wall square between two medium creatures::
 
-    A . # . T
+    . . . . .
+    A . # . T      from the corner (0, 1) the lines to T's top corners graze
+    . . . . .      the top of the wall square, the other two cross it
 
 >>> from lineoffire.maps import BattleMap
->>> m = BattleMap.build(5, 1, squares=["..#.."], creatures=[
-...     {"id": "A", "x": 0, "y": 0}, {"id": "T", "x": 4, "y": 0}])
->>> resolve(m, "A", "T")["cover"]  # doctest: +SKIP
-'total'
+>>> m = BattleMap.build(5, 3, squares=[".....", "..#..", "....."], creatures=[
+...     {"id": "A", "x": 0, "y": 1}, {"id": "T", "x": 4, "y": 1}])
+>>> r = resolve(m, "A", "T")
+>>> r["cover"], r["ac_bonus"], r["corner"], r["square"]
+('cover', 4, [0, 1], [4, 1])
+>>> [ln["verdict"] for ln in r["lines"]]
+['none', 'none', 'cover', 'cover']
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from lineoffire.errors import RequestError
+from lineoffire.geometry.lines import adjacent, corner_to_corner, origin_lines, square_corners
 from lineoffire.geometry.types import Blocker, LineTrace
 from lineoffire.maps.model import BattleMap, Creature
 
@@ -46,8 +51,6 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
-    creature_corners,
-    creatures_adjacent,
     get_creature,
     line_json,
     parse_attack_numbers,
@@ -56,8 +59,6 @@ from .common import (
     piece_distance,
     piece_height,
     providers_of,
-    square_corners,
-    squares_adjacent,
     total_cover,
     trace_plan,
 )
@@ -129,28 +130,29 @@ def plan(
     if shooter is not None and shooter.id == tgt.id:
         raise RequestError(f"attacker and target are both {tgt.id!r}", "bad_request")
     org = parse_origin(bmap, origin, attack)
-    adjacent = shooter is not None and creatures_adjacent(shooter, tgt)
-    if attack == "melee" and not adjacent:
+    is_adjacent = shooter is not None and adjacent(shooter, tgt)
+    if attack == "melee" and not is_adjacent:
         raise RequestError(
             f"melee: target {tgt.id!r} is not adjacent to attacker {shooter.id!r}; "
             "use attack 'reach' for a target further away",
             "not_adjacent",
         )
-    t_squares = tgt.squares()
-    t_squares.sort(key=lambda s: (s[1], s[0]))
+    t_squares = _squares(tgt)
     meta: dict[str, Any] = {
         "attack": attack,
         "options": opts,
         "attacker": None if shooter is None else shooter.id,
         "target": tgt.id,
         "origin": org,
-        "adjacent": adjacent,
+        "adjacent": is_adjacent,
         "squares": t_squares,
     }
     if attack == "area":
         meta["layout"] = "area"
-        main = _area_lines(org, t_squares)
-        att_main = np.full(len(main), -1, dtype=np.int64)
+        main = origin_lines(org, tgt, "corners").reshape(-1, 4)
+        # The caster (if named) never shields the target from its own effect.
+        caster = -1 if shooter is None else bmap.creature_index(shooter.id)
+        att_main = np.full(len(main), caster, dtype=np.int64)
     elif attack == "melee":
         meta["layout"] = "melee"
         meta["pairs"] = _melee_pairs(shooter, tgt)
@@ -158,14 +160,14 @@ def plan(
         att_main = np.full(len(main), bmap.creature_index(shooter.id), dtype=np.int64)
     else:
         meta["layout"] = "corners"
-        corners = creature_corners(shooter)
+        lines, corners, _ = corner_to_corner(shooter, tgt)
         meta["corners"] = [(float(x), float(y)) for x, y in corners]
-        main = _corner_lines(corners, t_squares)
+        main = lines.reshape(-1, 4)
         att_main = np.full(len(main), bmap.creature_index(shooter.id), dtype=np.int64)
     meta["main"] = len(main)
     segments = [main]
     attackers = [att_main]
-    if adjacent and attack != "melee":
+    if is_adjacent and attack != "melee":
         meta["aoo_pairs"] = _melee_pairs(shooter, tgt)
         extra = _melee_lines(meta["aoo_pairs"])
         segments.append(extra)
@@ -177,35 +179,25 @@ def plan(
     return Plan(RULES, seg, att, tgt_idx, trace_options, meta)
 
 
-def _corner_lines(corners: np.ndarray, squares: Sequence[tuple[int, int]]) -> np.ndarray:
-    ends = np.stack([square_corners(c, r) for c, r in squares])  # (J, 4, 2)
-    k, j = len(corners), len(squares)
-    start = np.broadcast_to(corners[:, None, None, :], (k, j, 4, 2))
-    end = np.broadcast_to(ends[None, :, :, :], (k, j, 4, 2))
-    return np.concatenate([start, end], axis=-1).reshape(-1, 4).astype(np.float64)
-
-
-def _area_lines(origin: tuple[float, float], squares: Sequence[tuple[int, int]]) -> np.ndarray:
-    ends = np.stack([square_corners(c, r) for c, r in squares]).reshape(-1, 2)
-    start = np.broadcast_to(np.asarray(origin, dtype=np.float64), ends.shape)
-    return np.concatenate([start, ends], axis=1)
+def _squares(creature: Creature) -> list[tuple[int, int]]:
+    """The creature's squares ``(c, r)``, sorted by ``(r, c)``."""
+    return sorted(creature.squares(), key=lambda s: (s[1], s[0]))
 
 
 def _melee_pairs(shooter: Creature, tgt: Creature) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    mine = sorted(shooter.squares(), key=lambda s: (s[1], s[0]))
-    theirs = sorted(tgt.squares(), key=lambda s: (s[1], s[0]))
-    return [(s, q) for s in mine for q in theirs if squares_adjacent(s, q)]
+    return [(s, q) for s in _squares(shooter) for q in _squares(tgt)
+            if max(abs(s[0] - q[0]), abs(s[1] - q[1])) <= 1]
 
 
 def _melee_lines(pairs) -> np.ndarray:
     if not pairs:
         return np.zeros((0, 4), dtype=np.float64)
-    out = []
-    for s, q in pairs:
-        a = square_corners(*s)
-        b = square_corners(*q)
-        out.append(np.concatenate([np.repeat(a, 4, axis=0), np.tile(b, (4, 1))], axis=1))
-    return np.concatenate(out, axis=0)
+    a = square_corners([s for s, _ in pairs])  # (P, 4, 2)
+    b = square_corners([q for _, q in pairs])
+    out = np.empty((len(pairs), 4, 4, 4), dtype=np.float64)
+    out[..., :2] = a[:, :, None, :]
+    out[..., 2:] = b[:, None, :, :]
+    return out.reshape(-1, 4)
 
 
 # ------------------------------------------------------------------ decide

@@ -19,6 +19,21 @@ A target that has Taken Cover (``taken_cover``) turns standard into greater.
 No line of effect is total cover.  With an attack total and a defence D the
 answer also resolves the attack: total >= D + bonus hits the target,
 D <= total < D + bonus hits the cover, less misses.
+
+Examples
+--------
+::
+
+    . . . . .
+    A . B . T      the centre line passes through B: lesser cover
+    . . . . .
+
+>>> from lineoffire.maps import BattleMap
+>>> m = BattleMap.build(5, 3, creatures=[{"id": "A", "x": 0, "y": 1},
+...                                      {"id": "B", "x": 2, "y": 1}, {"id": "T", "x": 4, "y": 1}])
+>>> r = resolve(m, "A", "T", attack_total=15, defence=15)
+>>> r["cover"], r["defence_bonus"], r["outcome"], r["hit"]
+('lesser', 1, 'hit_cover', 'B')
 """
 
 from __future__ import annotations
@@ -28,6 +43,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from lineoffire.errors import RequestError
+from lineoffire.geometry.lines import centre_line, corners_of, origin_lines
 from lineoffire.geometry.types import Blocker, LineTrace
 from lineoffire.maps.model import BattleMap
 
@@ -35,7 +51,6 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
-    creature_corners,
     get_creature,
     line_json,
     parse_attack_numbers,
@@ -96,17 +111,18 @@ def plan(
     org = parse_origin(bmap, origin, attack)
     if attack == "area" and opts["lean"]:
         raise RequestError("option 'lean' does not apply to area effects", "bad_option")
-    end = np.asarray(tgt.centre, dtype=np.float64)
     if attack == "area":
-        starts = np.asarray([org], dtype=np.float64)
-        att = -1
+        seg = origin_lines(org, tgt, "centre")[None, :]
+        # The caster (if named) never shields the target from its own effect.
+        att = -1 if shooter is None else bmap.creature_index(shooter.id)
     elif opts["lean"]:
-        starts = creature_corners(shooter)
+        centre = centre_line(shooter, tgt)
+        starts = corners_of(shooter)
+        seg = np.concatenate([starts, np.broadcast_to(centre[2:], starts.shape)], axis=1)
         att = bmap.creature_index(shooter.id)
     else:
-        starts = np.asarray([shooter.centre], dtype=np.float64)
+        seg = centre_line(shooter, tgt)[None, :]
         att = bmap.creature_index(shooter.id)
-    seg = np.concatenate([starts, np.broadcast_to(end, starts.shape)], axis=1)
     meta = {
         "attack": attack,
         "options": opts,

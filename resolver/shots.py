@@ -171,7 +171,8 @@ class FireLine:
         low = self.base_evasion
         for w in self.windows:
             if w.low != low or w.high <= w.low:
-                raise ValueError(f"windows must be contiguous from {self.base_evasion}: {self.windows}")
+                raise ValueError(
+                    f"windows must be contiguous from {self.base_evasion}: {self.windows}")
             low = w.high
 
     @property
@@ -283,7 +284,8 @@ def resolve_rolls(
             limb = called
         elif lost and who != OBJECT:
             if rng is None:
-                raise ValueError("a called shot that hits another creature needs a random generator")
+                raise ValueError(
+                    "a called shot that hits another creature needs a random generator")
             location = int(rng.integers(1, 21))
             limb = hit_location(location)
         shots.append({

@@ -289,6 +289,13 @@ def test_stray_segment_reaches_the_edge_along_grid_and_diagonal_lines():
     assert cc.stray_segment(m, (9.5, 5.5), (8.5, 5.5)) == [8.5, 5.5, 0.0, 5.5]
 
 
+
+def test_stray_segment_on_a_huge_map_rounds_the_edge_point():
+    # Direction (599, 1) squares: the line's next 1/1024 point lies past the edge,
+    # so the edge point is rounded to 1/1024 (1.5 + 0.5/599 -> 1.5 + 1/1024).
+    m = BattleMap.build(600, 3)
+    assert cc.stray_segment(m, (0.5, 0.5), (599.5, 1.5)) == [599.5, 1.5, 600.0, 1.5 + 1 / 1024]
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 30), st.integers(1, 30), st.data())
 def test_stray_segment_is_collinear_and_maximal(w, h, data):
@@ -341,3 +348,32 @@ def test_decide_refuses_traces_of_another_plan():
     p = cc.plan(m, "S", "P")
     with pytest.raises(ValueError, match="the plan has 2 lines but 0 traces"):
         cc.decide(m, p, [])
+
+
+def test_a_grappled_shooter_is_no_shield_against_itself():
+    m = board("S.T", T={"grappling": "S", "evasion": 12})
+    v = cc.resolve(m, "S", "T")
+    assert (v["cover"], v["in_front"]) == ("none", [])
+
+
+def test_attack_total_with_trigger_discipline_misses_the_ally():
+    m = board("S.AT", S={"team": "party", "traits": ["trigger_discipline"]},
+              A={"team": "party"}, T={"evasion": 12})
+    v = cc.resolve(m, "S", "T", attack_total=14)
+    assert (v["outcome"], v["hit"]) == ("miss", None)
+
+
+def test_cover_op_answers_creature_cover_requests():
+    from lineoffire.ops import run_op
+
+    request = {
+        "op": "cover", "rules": "creature-cover", "attacker": "S", "target": "P",
+        "map": {"format": "lineoffire-map", "version": 1, "width": 5, "height": 1,
+                "squares": ["....."], "walls": [],
+                "creatures": [{"id": "S", "x": 0, "y": 0}, {"id": "R", "x": 2, "y": 0},
+                              {"id": "P", "x": 3, "y": 0, "evasion": 12}]},
+    }
+    answer = run_op(request)
+    assert list(answer)[:2] == ["cover", "bonus"]
+    assert (answer["cover"], answer["bonus"]) == ("full", 4)
+    assert window_table(answer) == [("R", 4, 12, 16)]

@@ -115,8 +115,8 @@ def _yes(v: Any) -> str:
 def format_answer(answer: dict[str, Any], request: dict[str, Any]) -> str:
     """The answer as lines of text a game master can check against the map."""
     who = request.get("attacker") or f"an area effect at {_pt(request['origin'])}"
-    head = f"{request['rules']} {request['attack']}: {request['target']} against {who}"
-    out = [f"{head}: cover {answer['cover']}"]
+    out = [f"{request['target']} against {who} ({request['rules']}, {request['attack']}): "
+           f"{answer['cover']}"]
     done = {"cover", "providers", "lines", "corner", "square", "outcome", "hit"}
     if "ac_bonus" in answer:
         aoo = answer["attack_of_opportunity"]
@@ -141,7 +141,7 @@ def format_answer(answer: dict[str, Any], request: dict[str, Any]) -> str:
         out.append(f"  chosen {what} {_pt(answer['corner'])} -> target square {_pt(answer['square'])}")
     if "providers" in answer:
         givers = ", ".join(_piece(p) for p in answer["providers"]) or "nothing"
-        out.append(f"  cover from: {givers}")
+        out.append(f"  cover given by: {givers}")
     if "outcome" in answer:
         hit = answer["hit"]
         out.append(

@@ -42,9 +42,9 @@ def parse_rolls(text: str) -> list[int]:
         try:
             out.append(int(part))
         except ValueError:
-            raise RequestError(
-                f"--rolls: item {i + 1} ({part!r}) is not an integer attack total; "
-                "give them like 11,15,18,13", "bad_request") from None
+            raise argparse.ArgumentTypeError(
+                f"item {i + 1} ({part!r}) is not an integer attack total; "
+                "give them like 11,15,18,13") from None
     return out
 
 
@@ -88,7 +88,8 @@ def _result(answer: dict[str, Any], shot: dict[str, Any]) -> str:
     name = "the cover (object)" if hit == "object" else hit
     text = f"Stray shot hits {name}" if outcome == "stray" else f"Hits {name}"
     if shot["called_shot_lost"] and shot["limb"] is not None:
-        text += f" (called shot lost: {shot['limb'].replace('_', ' ')}, d20 {shot['location_roll']})"
+        limb = shot["limb"].replace("_", " ")
+        text += f" (called shot lost: {limb}, d20 {shot['location_roll']})"
     elif shot["called_shot_lost"]:
         text += " (called shot lost)"
     elif shot["limb"] is not None:

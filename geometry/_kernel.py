@@ -58,12 +58,13 @@ def _ceil_div(a, b):
 class _Rows:
     """Accumulates blocker rows: line, t numerator, t denominator, kind, ref."""
 
-    def __init__(self):
+    def __init__(self, keep: bool = True):
         self.parts: list[tuple[np.ndarray, ...]] = []
+        self.keep = keep
 
     def add(self, line, tn, td, kind, rtype, r0, r1):
         n = len(line)
-        if n == 0:
+        if n == 0 or not self.keep:
             return
         b = np.broadcast_to
         self.parts.append((
@@ -81,8 +82,12 @@ class _Rows:
 
 def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.ndarray, *,
                 ignore_dead: bool = False, ignore_prone: bool = False,
-                chunk: int = CHUNK) -> TraceBatch:
-    """Trace ``units`` (N x 4 int64, 1/1024 squares) and return a TraceBatch."""
+                chunk: int = CHUNK, blockers: bool = True) -> TraceBatch:
+    """Trace ``units`` (N x 4 int64, 1/1024 squares) and return a TraceBatch.
+
+    With ``blockers=False`` only the per-line flags (stopped, slit, low) are
+    computed and every blocker list is empty.
+    """
     prep = prep_for(bmap)
     ignore = np.zeros(max(len(bmap.creatures), 1), dtype=bool)
     if ignore_dead:
@@ -97,7 +102,7 @@ def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.nda
     cols: list[list[np.ndarray]] = [[] for _ in range(5)]
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
-        res = _trace_chunk(prep, units[a:b], att[a:b], tgt[a:b], ignore)
+        res = _trace_chunk(prep, units[a:b], att[a:b], tgt[a:b], ignore, blockers)
         stopped[a:b], slit[a:b], low[a:b] = res[0], res[1], res[2]
         line, t, kind, rtype, r0, r1 = res[3]
         counts[a:b] = np.bincount(line, minlength=b - a)
@@ -116,7 +121,7 @@ def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.nda
 
 
 # --------------------------------------------------------------------------
-def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
+def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
     n = len(seg)
     px, py, qx, qy = (seg[:, k].astype(np.int64) for k in range(4))
     dx, dy = qx - px, qy - py
@@ -205,7 +210,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
     ev_isy[yi] = True
 
     # ---- intervals: E + n of them (one more than events per line)
-    rows = _Rows()
+    rows = _Rows(want_blockers)
     line_stop = np.zeros(n, bool)
     line_slit = np.zeros(n, bool)
     line_low = np.zeros(n, bool)
@@ -266,41 +271,50 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore):
     two = seam_h | seam_v
     line_stop[il[stop]] = True
     line_low[il[lowx]] = True
-    tdi = D[il]
-    for sel, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
-        rows.add(il[sel], i_start[sel], tdi[sel], SOLID_K, REF_SQUARE, cc[sel], rr[sel])
-    for sel, cc, rr, ff in ((lowx, cA, rA, fA), (lowx & two, c, r, fB)):
-        sel = sel & ((ff & 3) == 2)
-        rows.add(il[sel], i_start[sel], tdi[sel], LOW_K, REF_SQUARE, cc[sel], rr[sel])
-    # creatures on intervals
-    crA = _creatures(prep, cA, rA, att[il], tgt[il], ignore, fA)
-    crB = crA if not two.any() else _creatures(prep, c, r, att[il], tgt[il], ignore, fB)
-    passes = (crA >= 0).any(axis=0) & (crB >= 0).any(axis=0)
-    for cr in (crA, crB):
-        for layer in cr:
-            sel = passes & (layer >= 0)
-            rows.add(il[sel], i_start[sel], tdi[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
+    if want_blockers:
+        tdi = D[il]
+        for sel, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
+            rows.add(il[sel], i_start[sel], tdi[sel], SOLID_K, REF_SQUARE, cc[sel], rr[sel])
+        for sel, cc, rr, ff in ((lowx, cA, rA, fA), (lowx & two, c, r, fB)):
+            sel = sel & ((ff & 3) == 2)
+            rows.add(il[sel], i_start[sel], tdi[sel], LOW_K, REF_SQUARE, cc[sel], rr[sel])
+        # creatures on intervals
+        crA = _creatures(prep, cA, rA, att[il], tgt[il], ignore, fA)
+        crB = crA if not two.any() else _creatures(prep, c, r, att[il], tgt[il], ignore, fB)
+        passes = (crA >= 0).any(axis=0) & (crB >= 0).any(axis=0)
+        for cr in (crA, crB):
+            for layer in cr:
+                sel = passes & (layer >= 0)
+                rows.add(il[sel], i_start[sel], tdi[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
 
     # ---- point events
     pts = _Points()
-    # positions of x-crossing events (vertices included) in original coordinates
+    # x-crossings on a walled unit edge, or at a vertex.  The square row at a
+    # (non-vertex) x-crossing is the start row plus the y-crossings before it.
     xin = (x_N > N0[xl]) & (x_N < N1[xl])
-    X = sx[xl] * Xm
-    yn_o = sy[xl] * x_yn  # original y * mdx
-    pd = mdx[xl]
-    # x-crossings on a walled edge or at a vertex
-    row_o = _floor_div(yn_o, S * pd)
-    vcount = _edge_count(prep.pvwall, X // S, row_o, True)
-    xsel = xin & (x_vert | vcount)
-    pts.add(xl[xsel], x_N[xsel], D[xl[xsel]], X[xsel] * pd[xsel], yn_o[xsel], pd[xsel], 1)
-    Yv = sy[yl] * Ym
-    xn_o = sx[yl] * y_xn
-    pdy = mdy[yl]
-    col_o = _floor_div(xn_o, S * pdy)
-    hcount = _edge_count(prep.phwall, Yv // S, col_o, False)
-    yin = (y_N > N0[yl]) & (y_N < N1[yl])
-    ysel = yin & ~y_dup & (y_vert | hcount)
-    pts.add(yl[ysel], y_N[ysel], D[yl[ysel]], xn_o[ysel], Yv[ysel] * pdy[ysel], pdy[ysel], 1)
+    if prep.any_vwall:
+        kx = sx[xl] * (fx[xl] + xk)
+        rowm = fy[xl] + x_before
+        row_o = np.where(sy[xl] > 0, rowm, -rowm - 1)
+        xsel = xin & (x_vert | prep.pvwall[row_o + 1, kx + 1])
+    else:
+        xsel = xin & x_vert
+    xs = np.nonzero(xsel)[0]
+    xls = xl[xs]
+    pd = mdx[xls]
+    pts.add(xls, x_N[xs], D[xls], sx[xls] * Xm[xs] * pd, sy[xls] * x_yn[xs], pd, 1)
+    yin = (y_N > N0[yl]) & (y_N < N1[yl]) & ~y_dup
+    if prep.any_hwall:
+        ky = sy[yl] * (fy[yl] + yk)
+        colm = fx[yl] + y_before
+        col_o = np.where(sx[yl] > 0, colm, -colm - 1)
+        ysel = yin & (y_vert | prep.phwall[ky + 1, col_o + 1])
+    else:
+        ysel = yin & y_vert
+    ys = np.nonzero(ysel)[0]
+    yls = yl[ys]
+    pdy = mdy[yls]
+    pts.add(yls, y_N[ys], D[yls], sx[yls] * y_xn[ys], sy[yls] * Ym[ys] * pdy, pdy, 1)
     # attached ends
     end_cells = []
     for Nw, on in ((N0, start_att & ~empty), (N1, end_att & ~empty)):
@@ -706,9 +720,16 @@ def _rect_cone(rects, idx, xn, yn, pd):
 def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
     """Grid-wall directions at grid event points: (event, wall seg, wx, wy)."""
     xn, yn, pd = ev["xn"], ev["yn"], ev["pd"]
-    grid = ev["grid"]
+    grid = ev["grid"].copy()
+    # only points with a walled unit edge around them need the lookups
+    near = (gx & (prep.pvwall[iy + 1, ix + 1] | (gy & prep.pvwall[iy, ix + 1]))) | \
+        (gy & (prep.phwall[iy + 1, ix + 1] | (gx & prep.phwall[iy + 1, ix])))
+    grid &= near
     out_e, out_j, out_x, out_y = [], [], [], []
     ws = prep.wall_seg
+    if not grid.any():
+        z = np.zeros(0, np.int64)
+        return z, z, z, z
     for table, on, lineidx, pos_num, units in (
         (prep.vedge, gx & grid, ix, yn, [(iy - 1, gy), (iy, np.ones_like(gy))]),
         (prep.hedge, gy & grid, iy, xn, [(ix - 1, gx), (ix, np.ones_like(gx))]),

@@ -55,6 +55,8 @@ class Prep:
         self.pvwall[1:-1, 1:-1] = self.vedge.count.T > 0
         self.phwall = np.zeros((self.h + 3, self.w + 2), dtype=bool)
         self.phwall[1:-1, 1:-1] = self.hedge.count > 0
+        self.any_vwall = bool(self.pvwall.any())
+        self.any_hwall = bool(self.phwall.any())
 
     # ------------------------------------------------------------ creatures
     def _creatures(self, bmap: BattleMap) -> None:

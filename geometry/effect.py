@@ -259,7 +259,8 @@ def _pair_segments(bmap: BattleMap, pairs: Sequence[tuple[int, int]], *, exact: 
         elif not exact:
             lines, _, _ = corner_to_corner(a, t)
             drawn = np.concatenate([lines.reshape(-1, 4), centre_line(a, t)[None, :]])
-            segs = np.rint(drawn * SCALE).astype(np.int64)
+            # neighbouring target squares share corners: trace each line once
+            segs = np.unique(np.rint(drawn * SCALE).astype(np.int64), axis=0)
         else:
             pts = _critical_points(bmap, srect, trect)
             segs = _pair_lines(pts, srect, trect)

@@ -64,10 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except BrokenPipeError:
+        return 0
     except (MapError, RequestError, TypeError, ValueError, OSError, json.JSONDecodeError) as exc:
         print(f"lineoffire {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0

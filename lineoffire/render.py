@@ -53,8 +53,11 @@ standing there.  The hypothetical creatures are marked dead and traced with
 ``ignore_dead``, so they never count as creatures on each other's lines
 (the real creatures' dead flags are cleared in the copy unless the option
 ``ignore_dead`` is set, so they count as they would).  Total cover needs the
-exact line-of-effect search of :mod:`lineoffire.geometry.effect`; ``decide``
-runs it only for squares whose drawn lines are all stopped.
+exact line-of-effect search of :mod:`lineoffire.geometry.effect`, needed only
+for squares where no drawn line proves line of effect (all stopped): those
+are searched together in one :func:`~lineoffire.geometry.effect.line_of_effect_many`
+call; a square without line of effect is ``total`` (which overrides every other
+verdict in every ruleset) and the others go to ``decide``.
 """
 
 from __future__ import annotations
@@ -62,12 +65,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from lineoffire.geometry.types import LineTrace
 from lineoffire.maps.model import LOW, SIZES, SOLID, BattleMap, Creature, size_index
 
 __all__ = [
@@ -399,9 +401,12 @@ def _background(bmap: BattleMap, shape: tuple[int, int]) -> np.ndarray:
         pic = color.gray2rgb(pic)
     if pic.ndim != 3 or pic.shape[2] not in (3, 4):
         raise ValueError(f"the map's background picture has an unsupported shape {pic.shape}")
-    pic = pic.astype(np.float64)
-    if np.issubdtype(np.asarray(pic).dtype, np.floating) and pic.max(initial=0) <= 1.0:
-        pic = pic * 255.0
+    if pic.dtype == bool or np.issubdtype(pic.dtype, np.floating):
+        pic = pic.astype(np.float64) * 255.0  # floats are in [0, 1]
+    elif pic.dtype == np.uint16:
+        pic = pic.astype(np.float64) / 257.0
+    else:
+        pic = pic.astype(np.float64)
     if pic.shape[2] == 4:  # composite over white
         alpha = pic[..., 3:4] / 255.0
         pic = pic[..., :3] * alpha + 255.0 * (1 - alpha)
@@ -792,7 +797,9 @@ def heatmap(
     none  none  cover total total
     """
     from lineoffire.geometry import trace
+    from lineoffire.geometry.effect import line_of_effect_many
     from lineoffire.resolver import ruleset
+    from lineoffire.resolver.common import proves_line_of_effect
 
     _check_map(bmap)
     pps = _check_pps(pixels_per_square)
@@ -833,11 +840,26 @@ def heatmap(
         tgt = np.concatenate([p.target for p in plans])
         batch = trace(world, segments, attacker=att, target=tgt, ignore_dead=True,
                       ignore_prone=bool(trace_options.get("ignore_prone", False)))
-        start = 0
-        for (r, c), p in zip(candidates, plans):
-            traces = [batch[i] for i in range(start, start + len(p))]
-            start += len(p)
-            cover[r, c] = rs.decide(world, p, traces)["cover"]
+        bounds = np.concatenate([[0], np.cumsum([len(p) for p in plans])])
+        per_square = [[batch[i] for i in range(bounds[k], bounds[k + 1])] for k in range(len(plans))]
+        # Squares where no drawn line proves line of effect: search them all in
+        # one call; those without it have total cover, which overrides every
+        # other verdict in every ruleset, so decide need not search again.
+        # (Only lines attached to both count: not creature-cover's stray line.)
+        shooter_rect = bmap.creature(attacker).rect
+        ai = bmap.creature_index(attacker)
+        unproved = [
+            k for k, (p, h) in enumerate(zip(plans, hyp))
+            if not any(proves_line_of_effect(seg, tr, [shooter_rect, h.rect])
+                       for seg, tr, a, t in zip(p.segments, per_square[k], p.attacker, p.target)
+                       if a == ai and t == len(bmap.creatures) + k)
+        ]
+        blocked = set()
+        if unproved:
+            found = line_of_effect_many(world, [(attacker, hyp[k].id) for k in unproved])
+            blocked = {k for k, ok in zip(unproved, found) if not ok}
+        for k, ((r, c), p) in enumerate(zip(candidates, plans)):
+            cover[r, c] = "total" if k in blocked else rs.decide(world, p, per_square[k])["cover"]
 
     canvas = _Canvas(bmap, pps, mrg)
     _draw_base(canvas, background=background, heat=cover)

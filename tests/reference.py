@@ -229,21 +229,23 @@ def _sides(kind: str, d, cone_a: Arc | None, cone_t: Arc | None) -> tuple[Arc, A
     raise ValueError(kind)
 
 
-def _closes(piece: _Piece, p, t, d, side: Arc) -> bool:
-    """Whether ``piece`` closes ``side`` at point ``p`` (parameter ``t``).
+def _closes(piece: _Piece, p, d, side: Arc) -> bool:
+    """Whether ``piece`` closes ``side`` at point ``p`` of a line going ``d``.
 
     A square or creature closes it when its open interior touches p on that
     side; a thin wall when it runs from p into that side, unless it runs
-    exactly along the segment (forwards if t < 1, backwards if t > 0).
+    exactly along the line, either way (then it counts on neither side).
+
+    "Along the line" means along the line's direction, also past an attached
+    end: only the part outside the attached spaces counts, so whether the
+    segment goes on inside a space along an edge wall must not matter.
     """
     if piece.rect is not None:
         cone = open_cone(piece.rect, p)
         return cone is not None and arcs_meet(cone, side)
     for rx, ry in _wall_rays(piece.seg, p):
         if _cross(rx, ry, d[0], d[1]) == 0:
-            dot = rx * d[0] + ry * d[1]
-            if (dot > 0 and t < 1) or (dot < 0 and t > 0):
-                continue  # along the line: counts on neither side
+            continue  # along the line: counts on neither side
         if side.contains(pseudo_angle(rx, ry)):
             return True
     return False
@@ -367,7 +369,7 @@ def reference_trace(bmap: BattleMap, segment: Sequence[float], attacker: str | N
             cone_t = open_cone(rect_t, p)
         sides = _sides(kind, d, cone_a, cone_t)
         obstacles = _squares_at(bmap, p) + walls
-        closers = [[pc for pc in obstacles if _closes(pc, p, t, d, s)] for s in sides]
+        closers = [[pc for pc in obstacles if _closes(pc, p, d, s)] for s in sides]
 
         def closed(classes):
             return all(any(CLASS_OF[pc.kind] in classes for pc in side) for side in closers)
@@ -382,7 +384,7 @@ def reference_trace(bmap: BattleMap, segment: Sequence[float], attacker: str | N
         listed = []
         if deciding is not None:
             listed = [pc for side in closers for pc in side if CLASS_OF[pc.kind] == deciding]
-        by_creatures = [[pc for pc in creatures if _closes(pc, p, t, d, s)] for s in sides]
+        by_creatures = [[pc for pc in creatures if _closes(pc, p, d, s)] for s in sides]
         if all(by_creatures):
             listed += by_creatures[0] + by_creatures[1]
         for pc in listed:

@@ -404,3 +404,23 @@ def test_zero_length_line_passes_nothing(tracer):
                         creatures=[{"id": "B", "x": 0, "y": 0}])
     for seg in ([1.5, 1.5, 1.5, 1.5], [0.5, 0.5, 0.5, 0.5], [1, 1, 1, 1]):
         check(tracer, m, seg)
+
+
+def test_only_the_part_outside_the_spaces_counts(tracer):
+    """Decision: a wall along the line's direction counts nowhere, also past an
+    attached end, so where inside the shooter's space the segment starts does
+    not matter (SPEC: "only the part outside the attached spaces counts")."""
+    m = BattleMap.build(3, 6, squares=["...", "#..", "...", "...", "...", "..."],
+                        creatures=[{"id": "A", "x": 0, "y": 0, "size": "small"}],
+                        walls=[{"points": [[1, 0], [1, 3]]}])
+    for start in ([1, 0.5], [1, 0], [1, 1]):
+        check(tracer, m, start + [1, 6], attacker="A")
+    # the same at the target's end, arriving along its edge's wall
+    t = BattleMap.build(4, 2,
+                        creatures=[{"id": "T", "x": 3, "y": 1}],
+                        walls=[{"points": [[3, 1], [3, 2]]}, {"points": [[3, 1], [4, 1]]}])
+    for end in ([3, 1], [4, 1]):
+        check(tracer, t, [0, 1] + end, target="T")
+    # a line crossing into that corner is stopped
+    check(tracer, t, [0, 0, 3, 1.5], target="T", stopped=True,
+          blockers=[("wall", wl(0), 1.0)])

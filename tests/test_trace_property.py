@@ -175,7 +175,7 @@ def _summary(tr) -> tuple:
             [b.t for b in tr.blockers])
 
 
-@settings(max_examples=200, deadline=None, derandomize=True,
+@settings(max_examples=int(__import__("os").environ.get("LOF_EXAMPLES", 200)), deadline=None, derandomize=not __import__("os").environ.get("LOF_RANDOM"),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(cases())
 def test_engine_agrees_with_reference(case):

@@ -145,7 +145,10 @@ def format_answer(answer: dict[str, Any], request: dict[str, Any]) -> str:
     if "outcome" in answer:
         hit = answer["hit"]
         out.append(
-            f"  attack {request['attack_total']} vs defence {request['defence']}: "
+            f"  attack {request['attack_total']} vs "
+            + (f"defence {request['defence']}" if request.get("defence") is not None
+               else f"evasion {answer.get('base_evasion')}")
+            + ": "
             f"{answer['outcome']}" + ("" if hit is None else f" -> {hit}")
         )
     if answer.get("lines"):

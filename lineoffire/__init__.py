@@ -9,6 +9,7 @@ from __future__ import annotations
 from lineoffire.errors import MapError, RequestError
 from lineoffire.geometry import Blocker, LineTrace, TraceBatch, trace
 from lineoffire.maps import BattleMap, Creature, Wall, load_map, save_map
+from lineoffire.api import cover, line_of_effect, matrix, shots
 
 __version__ = "0.1.0"
 
@@ -21,7 +22,11 @@ __all__ = [
     "RequestError",
     "TraceBatch",
     "Wall",
+    "cover",
+    "line_of_effect",
     "load_map",
+    "matrix",
     "save_map",
+    "shots",
     "trace",
 ]

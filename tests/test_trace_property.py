@@ -145,7 +145,8 @@ def cases(draw) -> Case:
 
     segments = []
     for _ in range(draw(st.integers(1, 4))):
-        how = draw(st.sampled_from(["free", "free", "attached", "diagonal", "axis", "zero"]))
+        how = draw(st.sampled_from(["free", "free", "attached", "diagonal", "axis", "zero",
+                                    "through"]))
         if how == "attached" and ("attacker" in options or "target" in options):
             a = (draw(st.sampled_from(space_points(options["attacker"])))
                  if "attacker" in options else point())
@@ -164,6 +165,13 @@ def cases(draw) -> Case:
                 b = [a[0] + k, a[1] + sign * k]
                 if not (0 <= b[0] <= w and 0 <= b[1] <= h):
                     b = point()
+            elif how == "through":
+                # through a second interesting point and on beyond it
+                via = point()
+                k = draw(st.sampled_from([2, 3]))
+                b = [a[0] + k * (via[0] - a[0]), a[1] + k * (via[1] - a[1])]
+                if not (0 <= b[0] <= w and 0 <= b[1] <= h):
+                    b = via
             else:
                 b = point()
         segments.append([a[0], a[1], b[0], b[1]])

@@ -17,7 +17,8 @@ vertical grid line, a horizontal one, or both at once through a grid vertex
 (an exact corner pass, one diagonal step), so a segment visits
 ``1 + x-crossings + y-crossings - corner passes`` squares.  A segment lying
 along a grid line crosses only the lines perpendicular to it (and makes no
-corner pass); the traversal then walks the squares on its right/lower side.
+corner pass); the traversal then walks the squares on its right/lower side
+(left/upper on the map's right/bottom border).
 """
 
 from __future__ import annotations
@@ -111,10 +112,10 @@ def traverse(x0: int, y0: int, x1: int, y1: int, grid: FlagGrid) -> tuple[bool, 
     sx = 1 if dx > 0 else -1
     sy = 1 if dy > 0 else -1
     adx, ady = abs(dx), abs(dy)
-    # Starting square: on a grid line, the side the segment moves into
-    # (the right / lower side when it runs along the line).
-    c = x0 // 2 if (x0 % 2 or dx >= 0) else x0 // 2 - 1
-    r = y0 // 2 if (y0 % 2 or dy >= 0) else y0 // 2 - 1
+    # Starting square: on a grid line, the side the segment moves into (the
+    # right / lower side when it runs along the line, unless that is off the map).
+    c = min(x0 // 2 if (x0 % 2 or dx >= 0) else x0 // 2 - 1, w - 1)
+    r = min(y0 // 2 if (y0 % 2 or dy >= 0) else y0 // 2 - 1, grid.h - 1)
     # Distance (doubled units) from the start to the next line crossed, per axis.
     nx = (2 * (c + 1) - x0) if dx > 0 else (x0 - 2 * c)
     ny = (2 * (r + 1) - y0) if dy > 0 else (y0 - 2 * r)

@@ -161,105 +161,124 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
     touch = start_att & end_att & (N0 == N1) & ~zero
     empty = zero | (N0 > N1) | ((N0 == N1) & ~touch)
 
-    # ---- grid crossings (mirrored frame)
-    fx = mpx // S
-    fy = mpy // S
-    nxc = np.where(mdx > 0, _ceil_div(mqx, S) - fx - 1, 0)
-    nyc = np.where(mdy > 0, _ceil_div(mqy, S) - fy - 1, 0)
-    nxc = np.where(empty, 0, np.maximum(nxc, 0))
-    nyc = np.where(empty, 0, np.maximum(nyc, 0))
-
-    # x-crossings
-    xl = np.repeat(np.arange(n), nxc)
-    xk = np.arange(len(xl)) - np.repeat(np.cumsum(nxc) - nxc, nxc) + 1
-    Xm = (fx[xl] + xk) * S
-    x_yn = mpy[xl] * mdx[xl] + (Xm - mpx[xl]) * mdy[xl]  # mirrored y * mdx
-    x_N = (Xm - mpx[xl]) * Dy[xl]
-    x_vert = x_yn % (S * mdx[xl]) == 0
-    x_before = np.clip(_ceil_div(x_yn, S * mdx[xl]) - fy[xl] - 1, 0, nyc[xl])
-    # y-crossings
-    yl = np.repeat(np.arange(n), nyc)
-    yk = np.arange(len(yl)) - np.repeat(np.cumsum(nyc) - nyc, nyc) + 1
-    Ym = (fy[yl] + yk) * S
-    y_xn = mpx[yl] * mdy[yl] + (Ym - mpy[yl]) * mdx[yl]  # mirrored x * mdy
-    y_N = (Ym - mpy[yl]) * Dx[yl]
-    y_vert = y_xn % (S * mdy[yl]) == 0
-    y_before = np.clip(_ceil_div(y_xn, S * mdy[yl]) - fx[yl] - 1, 0, nxc[yl])
-
-    # a y-crossing at a vertex duplicates the x-crossing there (if the line has any)
-    y_dup = y_vert & (mdx[yl] > 0)
-    nvert = np.bincount(yl[y_dup], minlength=n)
-    # rank among the distinct events of the line: vertices counted once
-    x_rank = xk - 1 + x_before - _seg_excl_cumsum(x_vert & (mdy[xl] > 0), nxc)
-    y_rank = yk - 1 + y_before - _seg_excl_cumsum(y_dup, nyc)
-    ne = nxc + nyc - nvert
-    eoff = np.zeros(n + 1, np.int64)
-    np.cumsum(ne, out=eoff[1:])
-    E = int(eoff[-1])
-    ev_N = np.empty(E, np.int64)
-    ev_isx = np.zeros(E, bool)
-    ev_isy = np.zeros(E, bool)
-    ev_line = np.repeat(np.arange(n), ne)
-    xi = eoff[xl] + x_rank
-    ev_N[xi] = x_N
-    ev_isx[xi] = True
-    ev_isy[xi] = x_vert & (mdy[xl] > 0)
-    keep_y = ~y_dup
-    yi = eoff[yl[keep_y]] + y_rank[keep_y]
-    ev_N[yi] = y_N[keep_y]
-    ev_isy[yi] = True
-
-    # ---- intervals: E + n of them (one more than events per line)
+    # ---- grid crossings, in a frame where the line runs along +u, +v with
+    # du >= dv >= 0 (mirror, then swap the axes of steep lines).  Column j of
+    # a line lies between u-grid-line crossings j and j + 1 (crossing 0 is P,
+    # crossing nu + 1 is Q); with |slope| <= 1 a column holds one or two
+    # squares, so each column gives two *slots*: the u-crossing that enters
+    # it and the v-crossing inside it, if any.  Valid slots in slot order are
+    # the line's events in parameter order, no sorting needed; the interval
+    # after each slot is its square.
     rows = _Rows(want_blockers)
     line_stop = np.zeros(n, bool)
     line_slit = np.zeros(n, bool)
     line_low = np.zeros(n, bool)
-    # Squares of the intervals as flat indices into the padded flag grid: one
-    # cumulative sum of signed steps over all events of the chunk.
     W2 = prep.w + 2
-    c_first = np.where(sx > 0, px // S, _ceil_div(px, S) - 1)
-    r_first = np.where(sy > 0, py // S, _ceil_div(py, S) - 1)
-    step = np.where(ev_isx, sx[ev_line], 0) + np.where(ev_isy, sy[ev_line] * W2, 0)
-    cs = np.zeros(E + 1, np.int64)
-    np.cumsum(step, out=cs[1:])
-    fbase = (r_first + 1) * W2 + (c_first + 1) - cs[eoff[:-1]]
-    nint = np.where(empty, 0, ne + 1)
-    il = np.repeat(np.arange(n), nint)
-    before = np.arange(len(il)) - il  # events of the chunk before this interval
-    if empty.any():
-        # empty lines have no intervals: add back the one each would have had
-        before = before + np.repeat(np.cumsum(empty), nint)
-    flat = fbase[il] + cs[before]
+    steep = mdy > mdx
+    pu = np.where(steep, mpy, mpx)
+    pv = np.where(steep, mpx, mpy)
+    qu = np.where(steep, mqy, mqx)
+    qv = np.where(steep, mqx, mqy)
+    du = qu - pu
+    dv = qv - pv
+    dvp = np.where(dv > 0, dv, 1)
+    fu = pu // S
+    nu = np.where(empty, -1, np.maximum(_ceil_div(qu, S) - fu - 1, 0))
+    M = nu + 2  # points k = 0 (P), 1..nu (crossings), nu + 1 (Q); none when empty
+    M[empty] = 0
+    el = np.repeat(np.arange(n), M)
+    moff = np.zeros(n + 1, np.int64)
+    np.cumsum(M, out=moff[1:])
+    k = np.arange(len(el)) - moff[el]
+    U = (fu[el] + k) * S
+    ne_idx = np.nonzero(~empty)[0]
+    U[moff[ne_idx]] = pu[ne_idx]
+    U[moff[ne_idx + 1] - 1] = qu[ne_idx]
+    sdu = S * du
+    Vn = pv[el] * du[el] + (U - pu[el]) * dv[el]  # v * du
+    ra = Vn // sdu[el]  # row of the square after the point
+    vert = Vn == ra * sdu[el]
+    rising = dv[el] > 0
+    rb = ra - (vert & rising)  # row of the square before the point
+    last = k == nu[el] + 1
+    # slots: x-slot k (k = 0 is the first interval, not an event), y-slot k
+    has_y = np.zeros(len(el), bool)
+    has_y[:-1] = rb[1:] > ra[:-1]
+    has_y &= ~last
+    x_ok = ~last
+    valid = np.empty(2 * len(el), bool)
+    valid[0::2] = x_ok
+    valid[1::2] = has_y
+    slot = np.flatnonzero(valid)
+    src = slot >> 1
+    is_y = (slot & 1).astype(bool)
+    sl = el[src]
+    sk = k[src]
+    s_ra = ra[src] + is_y
+    s_U = U[src]
+    s_Vn = Vn[src]
+    s_vert = vert[src] & ~is_y
+    # event parameter numerators over D
+    Vy = s_ra * S  # the v-grid line a y-slot crosses
+    s_N = np.where(is_y, (Vy - pv[sl]) * du[sl], (s_U - pu[sl]) * dvp[sl])
+    # flat index of the square after each slot in the padded flag grid
+    cu_o = np.where(steep, sy, sx)  # original axis signs of u and v
+    cv_o = np.where(steep, sx, sy)
+    stride_u = np.where(steep, W2, 1) * cu_o
+    stride_v = np.where(steep, 1, W2) * cv_o
+    base = W2 + 1 + np.where(cu_o < 0, -1, 0) * np.where(steep, W2, 1) + \
+        np.where(cv_o < 0, -1, 0) * np.where(steep, 1, W2)
+    flat_all = base[sl] + stride_u[sl] * (fu[sl] + sk) + stride_v[sl] * s_ra
     pf = prep.pflags.ravel()
-    line_seam_h = (mdy == 0) & (mpy % S == 0)
-    line_seam_v = (mdx == 0) & (mpx % S == 0)
-    any_seam = bool((line_seam_h | line_seam_v).any())
+    pf_all = pf[flat_all]
+    line_seam = (dv == 0) & (pv % S == 0)
+    any_seam = bool(line_seam.any())
     if any_seam:
-        flatA = flat - np.where(line_seam_h[il], W2, 0) - np.where(line_seam_v[il], 1, 0)
-        hit = (pf[flat] | pf[flatA]) > 0
+        flatA_all = flat_all - np.where(line_seam[sl], stride_v[sl], 0)
+        pfA_all = pf[flatA_all]
+        hit = ((pf_all | pfA_all) & 15) > 0
     else:
-        hit = pf[flat] > 0
+        hit = (pf_all & 15) > 0
     attached = bool((start_att | end_att).any())
-    sel = np.nonzero(hit)[0]
-    il, before, flat = il[sel], before[sel], flat[sel]
-    j = before - eoff[il]
-    i_start = np.where(j > 0, ev_N[np.maximum(before - 1, 0)], 0) if E else np.zeros(len(il), np.int64)
-    if attached:
-        i_end = np.where(j < ne[il], ev_N[np.minimum(before, max(E - 1, 0))] if E else 0, D[il])
-        keep = (i_start >= N0[il]) & (i_end <= N1[il])
-        il, before, flat, i_start = il[keep], before[keep], flat[keep], i_start[keep]
+    in_part = (s_N >= N0[sl]) & (s_N < N1[sl]) if attached else True
+    sel = np.nonzero(hit & in_part)[0]
+    il, i_start, flat = sl[sel], s_N[sel], flat_all[sel]
+
+    # points that need the two-sided rule: vertices and crossings of walled
+    # grid edges strictly inside the traced part (edge bits of the square after)
+    entry_bit_x = np.where(steep, np.where(sy > 0, 64, 128), np.where(sx > 0, 16, 32))
+    entry_bit_y = np.where(steep, np.where(sx > 0, 16, 32), np.where(sy > 0, 64, 128))
+    is_event = sk > 0
+    walled = (pf_all & np.where(is_y, entry_bit_y[sl], entry_bit_x[sl])) > 0
+    if any_seam:
+        # a seam line crosses grid lines at vertices only
+        pass
+    inside = (s_N > N0[sl]) & (s_N < N1[sl]) if attached else (s_N < D[sl])
+    esel = np.nonzero(is_event & inside & (walled | s_vert))[0]
+    pts = _Points()
+    if len(esel):
+        el_, y_, N_ = sl[esel], is_y[esel], s_N[esel]
+        # exact position in the frame: (u, v) = (un, vn) / pd
+        pd = np.where(y_, dvp[el_], du[el_])
+        Vy_ = Vy[esel]
+        un = np.where(y_, pu[el_] * dv[el_] + (Vy_ - pv[el_]) * du[el_], s_U[esel] * du[el_])
+        vn = np.where(y_, Vy_ * dv[el_], s_Vn[esel])
+        st = steep[el_]
+        xn = sx[el_] * np.where(st, vn, un)
+        yn = sy[el_] * np.where(st, un, vn)
+        pts.add(el_, N_, D[el_], xn, yn, pd, 1)
     r, c = np.divmod(flat, W2)
     r -= 1
     c -= 1
-    line_seam_h = (mdy == 0) & (mpy % S == 0)
-    line_seam_v = (mdx == 0) & (mpx % S == 0)
-    if (line_seam_h | line_seam_v).any():
-        seam_h = line_seam_h[il]
-        seam_v = line_seam_v[il]
-        cA = np.where(seam_v, c - 1, c)
-        rA = np.where(seam_h, r - 1, r)
+    if any_seam:
+        # the other side of a seam: one step back along v
+        seam = line_seam[il]
+        rA, cA = np.divmod(flat - np.where(seam, stride_v[il], 0), W2)
+        rA -= 1
+        cA -= 1
         fA = _flags(prep, cA, rA)
         fB = _flags(prep, c, r)
+        seam_h = seam_v = seam
     else:
         seam_h = seam_v = np.zeros(len(il), bool)
         cA, rA = c, r
@@ -288,33 +307,6 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
                 rows.add(il[sel], i_start[sel], tdi[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
 
     # ---- point events
-    pts = _Points()
-    # x-crossings on a walled unit edge, or at a vertex.  The square row at a
-    # (non-vertex) x-crossing is the start row plus the y-crossings before it.
-    xin = (x_N > N0[xl]) & (x_N < N1[xl])
-    if prep.any_vwall:
-        kx = sx[xl] * (fx[xl] + xk)
-        rowm = fy[xl] + x_before
-        row_o = np.where(sy[xl] > 0, rowm, -rowm - 1)
-        xsel = xin & (x_vert | prep.pvwall[row_o + 1, kx + 1])
-    else:
-        xsel = xin & x_vert
-    xs = np.nonzero(xsel)[0]
-    xls = xl[xs]
-    pd = mdx[xls]
-    pts.add(xls, x_N[xs], D[xls], sx[xls] * Xm[xs] * pd, sy[xls] * x_yn[xs], pd, 1)
-    yin = (y_N > N0[yl]) & (y_N < N1[yl]) & ~y_dup
-    if prep.any_hwall:
-        ky = sy[yl] * (fy[yl] + yk)
-        colm = fx[yl] + y_before
-        col_o = np.where(sx[yl] > 0, colm, -colm - 1)
-        ysel = yin & (y_vert | prep.phwall[ky + 1, col_o + 1])
-    else:
-        ysel = yin & y_vert
-    ys = np.nonzero(ysel)[0]
-    yls = yl[ys]
-    pdy = mdy[yls]
-    pts.add(yls, y_N[ys], D[yls], sx[yls] * y_xn[ys], sy[yls] * Ym[ys] * pdy, pdy, 1)
     # attached ends
     end_cells = []
     for Nw, on in ((N0, start_att & ~empty), (N1, end_att & ~empty)):
@@ -335,7 +327,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
                          att, tgt, ignore, line_stop, line_slit, line_low)
 
     line, tn, td, kind, rtype, r0, r1 = rows.arrays()
-    return line_stop, line_slit, line_low, _finish(prep, line, tn, td, kind, rtype, r0, r1)
+    return line_stop, line_slit, line_low, _finish(prep, D, line, tn, td, kind, rtype, r0, r1)
 
 
 def _seg_excl_cumsum(flags, counts):
@@ -778,19 +770,27 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
     return key // (len(ws) + 1), key % (len(ws) + 1), wx, wy
 
 
-def _finish(prep: Prep, line, tn, td, kind, rtype, r0, r1):
+def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1):
     """Keep each piece once at its least t; sort by (line, t, kind, ref).
 
-    ``t`` is compared as float64: exact for grid events (all parameters of a
-    line share one denominator below 2**43); see the module notes for walls.
+    Rows are ordered by an exact integer key: the line, then ``floor(t * D)``
+    with ``D`` the line's common denominator (exact for every grid event; a
+    point on an off-grid wall between two grid events falls between them), and
+    rows with equal keys by (t, kind, ref).
     """
     if len(line) == 0:
         z = np.zeros(0, np.int64)
         return z, np.zeros(0), z, z, z, z
     t = tn / td
-    order = np.argsort(t)
-    order = order[np.argsort(line[order].astype(np.int32), kind="stable")]
-    line, t, kind, rtype, r0, r1 = (a[order] for a in (line, t, kind, rtype, r0, r1))
+    Dl = D[line]
+    scale, rem = np.divmod(Dl, td)
+    N = tn * scale
+    odd = np.flatnonzero(rem != 0)
+    if len(odd):
+        N[odd] = [a * b // c for a, b, c in zip(tn[odd].tolist(), Dl[odd].tolist(),
+                                                  td[odd].tolist())]
+    order = np.argsort((line << 44) + N, kind="stable")
+    line, t, kind, rtype, r0, r1, N = (a[order] for a in (line, t, kind, rtype, r0, r1, N))
     # first occurrence of each piece of a line (its least t)
     piece = (((line * 8 + kind) * 4 + rtype) << 42) + ((r0 + 1) << 21) + (r1 + 1)
     by_piece = np.argsort(piece, kind="stable")
@@ -800,8 +800,9 @@ def _finish(prep: Prep, line, tn, td, kind, rtype, r0, r1):
     keep = np.zeros(len(ps), bool)
     keep[by_piece[first]] = True
     line, t, kind, rtype, r0, r1 = (a[keep] for a in (line, t, kind, rtype, r0, r1))
-    # ties at the same (line, t): by kind, then ref (squares (r, c), walls, creature ids)
-    same = (line[1:] == line[:-1]) & (t[1:] == t[:-1])
+    N = N[keep]
+    # rows with the same key: by t, then kind, then ref (squares (r, c), walls, creature ids)
+    same = (line[1:] == line[:-1]) & (N[1:] == N[:-1])
     if same.any():
         tied = np.zeros(len(line), bool)
         tied[1:] |= same

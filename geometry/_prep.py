@@ -24,7 +24,8 @@ class Prep:
     """Lookup tables of one map.
 
     ``flags[r, c]``: bit 0 solid, bit 1 low.  ``pflags`` (padded) adds bit 2
-    (a creature stands there) and bit 3 (a free wall meets the square).  ``cre[layer, r, c]``: creature
+    (a creature stands there), bit 3 (a free wall meets the square) and bits
+    4-7 (its left, right, top, bottom edge carries a grid wall).  ``cre[layer, r, c]``: creature
     index or -1 (several layers only where tiny creatures share a square).
 
     Thin-wall segments (open doors left out) are split in two families:
@@ -57,6 +58,17 @@ class Prep:
         self.phwall[1:-1, 1:-1] = self.hedge.count > 0
         self.any_vwall = bool(self.pvwall.any())
         self.any_hwall = bool(self.phwall.any())
+        # bits 4-7: the square's left / right / top / bottom edge carries a grid wall
+        inner = self.pflags[1:-1, 1:-1]
+        inner |= (self.pvwall[1:-1, 1:-2] * 16).astype(np.uint8)
+        inner |= (self.pvwall[1:-1, 2:-1] * 32).astype(np.uint8)
+        inner |= (self.phwall[1:-2, 1:-1] * 64).astype(np.uint8)
+        inner |= (self.phwall[2:-1, 1:-1] * 128).astype(np.uint8)
+        # the padding squares just off the map see the map's boundary edges
+        self.pflags[1:-1, 0] |= (self.pvwall[1:-1, 1] * 32).astype(np.uint8)
+        self.pflags[1:-1, -1] |= (self.pvwall[1:-1, -2] * 16).astype(np.uint8)
+        self.pflags[0, 1:-1] |= (self.phwall[1, 1:-1] * 128).astype(np.uint8)
+        self.pflags[-1, 1:-1] |= (self.phwall[-2, 1:-1] * 64).astype(np.uint8)
 
     # ------------------------------------------------------------ creatures
     def _creatures(self, bmap: BattleMap) -> None:
@@ -188,11 +200,17 @@ def _segment_cells(ax: int, ay: int, bx: int, by: int, w: int, h: int) -> np.nda
 
 
 def prep_for(bmap: BattleMap) -> Prep:
-    """The cached :class:`Prep` of ``bmap`` (rebuilt if walls or creatures changed)."""
-    key = (id(bmap.squares), len(bmap.walls), tuple(bmap.walls),
-           tuple(bmap.creatures))
+    """The cached :class:`Prep` of ``bmap``.
+
+    The cache lives on the map object and is rebuilt when its squares array,
+    wall list or creature list is replaced or a list changes length; maps are
+    meant to be treated as immutable (``with_creatures`` / ``with_walls``
+    return new maps).
+    """
+    key = (bmap.squares, bmap.walls, bmap.creatures, len(bmap.walls), len(bmap.creatures))
     cached = getattr(bmap, "_lof_prep", None)
-    if cached is not None and cached[0] == key:
+    if cached is not None and all(a is b for a, b in zip(cached[0][:3], key[:3])) \
+            and cached[0][3:] == key[3:]:
         return cached[1]
     prep = Prep(bmap)
     try:

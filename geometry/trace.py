@@ -36,7 +36,7 @@ def as_segments(segments: Any, bmap: BattleMap, where: str = "segments") -> np.n
     bad = ~np.isfinite(arr)
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise MapError(f"{where}[{i}][{j}] must be finite, not {arr[i, j]!r}")
+        raise MapError(f"{where}[{i}][{j}] must be finite, not {float(arr[i, j])!r}")
     units = np.rint(arr * SCALE).astype(np.int64)
     limits = np.array([bmap.width, bmap.height, bmap.width, bmap.height], dtype=np.int64) * SCALE
     out = (units < 0) | (units > limits)

@@ -16,6 +16,19 @@ method, for one segment ``P + t (Q - P)``:
 3. At each tested point apply the two-sided rule (:func:`_sides`,
    :func:`_closes`), with directions measured by an exact pseudo-angle.
 
+Decisions where SPEC section 3 is silent:
+
+- A thin wall along the line's direction (either way) counts on neither side,
+  also past an attached end (a wall on the target's edge that the line meets
+  end-on, or one behind the line's start on the shooter's corner): only the
+  part outside the attached spaces counts, so the part inside must not change
+  the answer.
+- ``t0 > t1`` (the segment lies wholly in the two closed spaces, e.g. along
+  their shared edge, or they overlap): nothing is tested, no blockers.
+- A free start inside a solid square or a creature's space: the line is
+  stopped / passes through it at t = 0 (the open interval after the start).
+- Blockers found on an open interval are listed at its lower end.
+
 Also the symmetries of the square grid (:func:`transform_map` and friends),
 for invariance tests: rotating or mirroring a map and its segments together
 must not change any answer.
@@ -32,6 +45,8 @@ from lineoffire.maps.model import LOW, SOLID, BattleMap, Wall, snap
 
 __all__ = [
     "reference_trace",
+    "trace_exact",
+    "reference_line_of_effect",
     "reference_traces",
     "Arc",
     "SYMMETRIES",
@@ -39,6 +54,7 @@ __all__ = [
     "transform_map",
     "transform_segment",
     "transform_square",
+    "transformed_size",
     "blocker_key",
 ]
 
@@ -325,11 +341,18 @@ def reference_trace(bmap: BattleMap, segment: Sequence[float], attacker: str | N
     if len(segment) != 4:
         raise ValueError(f"segment must be [x0, y0, x1, y1], not {segment!r}")
     x0, y0, x1, y1 = (F(snap(v, "segment coordinate")) for v in segment)
-    for x, y in ((x0, y0), (x1, y1)):
+    return trace_exact(bmap, (x0, y0), (x1, y1), attacker, target,
+                       ignore_dead=ignore_dead, ignore_prone=ignore_prone)
+
+
+def trace_exact(bmap: BattleMap, P: tuple[Fraction, Fraction], Q: tuple[Fraction, Fraction],
+                attacker: str | None = None, target: str | None = None, *,
+                ignore_dead: bool = False, ignore_prone: bool = False) -> LineTrace:
+    """:func:`reference_trace` of the segment from ``P`` to ``Q``, any rational points."""
+    for x, y in (P, Q):
         if not (0 <= x <= bmap.width and 0 <= y <= bmap.height):
             raise ValueError(f"point ({x}, {y}) lies outside the {bmap.width}x{bmap.height} map")
-    P, Q = (x0, y0), (x1, y1)
-    d = (x1 - x0, y1 - y0)
+    d = (Q[0] - P[0], Q[1] - P[1])
     if d == (0, 0):
         return LineTrace(False, False, False, ())
     exclude = {c for c in (attacker, target) if c is not None}
@@ -416,6 +439,98 @@ def blocker_key(b: Blocker) -> tuple:
 def reference_traces(bmap: BattleMap, segments: Iterable[Sequence[float]], **kw: Any) -> list[LineTrace]:
     """:func:`reference_trace` of every segment."""
     return [reference_trace(bmap, s, **kw) for s in segments]
+
+
+# ----------------------------------------------------------------- line of effect
+def _chord(rect, A, e):
+    """Parameters ``[s0, s1]`` of the line ``A + s e`` inside the closed rect, or None."""
+    lo, hi = None, None
+    for axis in (0, 1):
+        a, b = rect[axis], rect[axis + 2]
+        if e[axis] == 0:
+            if not a <= A[axis] <= b:
+                return None
+            continue
+        s0, s1 = sorted(((a - A[axis]) / e[axis], (b - A[axis]) / e[axis]))
+        lo = s0 if lo is None else max(lo, s0)
+        hi = s1 if hi is None else min(hi, s1)
+    if lo is None or lo > hi:
+        return None
+    return lo, hi
+
+
+def _on_boundary(rect, p) -> bool:
+    return _inside(rect, p) and (p[0] in (rect[0], rect[2]) or p[1] in (rect[1], rect[3]))
+
+
+def _critical_points(bmap: BattleMap, ra, rt) -> list[tuple[Fraction, Fraction]]:
+    """Space corners, solid-square corners, blocking-wall ends, and the points
+    where blocking walls cross the spaces' edges, in the two spaces' bounding box."""
+    box = (min(ra[0], rt[0]), min(ra[1], rt[1]), max(ra[2], rt[2]), max(ra[3], rt[3]))
+    pts = set()
+    for r in (ra, rt):
+        pts |= {(r[0], r[1]), (r[2], r[1]), (r[0], r[3]), (r[2], r[3])}
+    for row in range(bmap.height):
+        for col in range(bmap.width):
+            if int(bmap.squares[row, col]) == SOLID:
+                pts |= {(F(col + i), F(row + j)) for i in (0, 1) for j in (0, 1)}
+    walls, _ = _pieces(bmap, set(), False, False)
+    blocking = [w for w in walls if CLASS_OF[w.kind] == "blocking"]
+    for w in blocking:
+        pts |= set(w.seg)
+        (ax, ay), (bx, by) = w.seg
+        e = (bx - ax, by - ay)
+        for r in (ra, rt):
+            corners = [(r[0], r[1]), (r[2], r[1]), (r[2], r[3]), (r[0], r[3])]
+            for (px, py), (qx, qy) in zip(corners, corners[1:] + corners[:1]):
+                f = (qx - px, qy - py)
+                den = _cross(e[0], e[1], f[0], f[1])
+                if den == 0:
+                    continue
+                s = _cross(px - ax, py - ay, f[0], f[1]) / den
+                u = _cross(px - ax, py - ay, e[0], e[1]) / den
+                if 0 <= s <= 1 and 0 <= u <= 1:
+                    pts.add((ax + s * e[0], ay + s * e[1]))
+    return sorted(p for p in pts if _inside(box, p))
+
+
+def reference_line_of_effect(bmap: BattleMap, attacker: str, target: str
+                             ) -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None:
+    """A segment from the attacker's space to the target's that is not stopped, or None.
+
+    Exhaustive over SPEC section 4's finite test: every line through two
+    critical points, clipped to run from the attacker's space to the target's,
+    traced exactly (any rational points).  A segment lying wholly along the
+    edges of the two spaces does not count.  Tiny creatures sharing a square
+    are not handled (ValueError).
+    """
+    ra, rt = _rect_of(bmap, attacker), _rect_of(bmap, target)
+    if ra[0] < rt[2] and rt[0] < ra[2] and ra[1] < rt[3] and rt[1] < ra[3]:
+        raise ValueError(f"the spaces of {attacker!r} and {target!r} overlap")
+    pts = _critical_points(bmap, ra, rt)
+    for i, A in enumerate(pts):
+        for B in pts[i + 1:]:
+            e = (B[0] - A[0], B[1] - A[1])
+            ca, ct = _chord(ra, A, e), _chord(rt, A, e)
+            if ca is None or ct is None:
+                continue
+            if ca[1] <= ct[0]:
+                s0, s1, gap = ca[0], ct[1], ca[1] < ct[0]
+            elif ct[1] <= ca[0]:
+                s0, s1, gap = ca[1], ct[0], ct[1] < ca[0]
+            else:
+                continue
+            P = (A[0] + s0 * e[0], A[1] + s0 * e[1])
+            Q = (A[0] + s1 * e[0], A[1] + s1 * e[1])
+            if P == Q:
+                continue
+            mid_a = (A[0] + (ca[0] + ca[1]) / 2 * e[0], A[1] + (ca[0] + ca[1]) / 2 * e[1])
+            mid_t = (A[0] + (ct[0] + ct[1]) / 2 * e[0], A[1] + (ct[0] + ct[1]) / 2 * e[1])
+            if not gap and _on_boundary(ra, mid_a) and _on_boundary(rt, mid_t):
+                continue  # wholly along the edges of the two spaces
+            if not trace_exact(bmap, P, Q, attacker, target).stopped:
+                return P, Q
+    return None
 
 
 # ----------------------------------------------------------------- symmetries

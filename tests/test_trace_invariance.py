@@ -13,16 +13,12 @@ from hypothesis import HealthCheck, given, settings
 
 from lineoffire.maps import BattleMap
 
-from conftest import HAVE_KERNEL, engine_traces
+from conftest import engine_traces
 from reference import (SYMMETRIES, reference_traces, transform_map, transform_segment,
                        transform_square)
 from test_trace_property import cases
 
-IMPLS = [
-    pytest.param(engine_traces, id="engine",
-                 marks=pytest.mark.skipif(not HAVE_KERNEL, reason="no kernel yet")),
-    pytest.param(reference_traces, id="reference"),
-]
+IMPLS = [pytest.param(engine_traces, id="engine"), pytest.param(reference_traces, id="reference")]
 
 
 def _pieces(trace, sym=None, w=0, h=0) -> list[tuple]:

@@ -10,7 +10,7 @@ call and the segments that reproduce it.
 
 from __future__ import annotations
 
-import importlib.util
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +21,6 @@ from hypothesis import strategies as st
 from lineoffire.maps import SIZE_SPACE, SIZES, BattleMap
 
 from reference import reference_trace
-
-HAVE_KERNEL = importlib.util.find_spec("lineoffire.geometry._kernel") is not None
-
-pytestmark = pytest.mark.skipif(not HAVE_KERNEL, reason="no kernel yet")
-
 
 @dataclass
 class Case:
@@ -56,7 +51,9 @@ def _coord(draw, limit: int) -> float:
 
 
 @st.composite
-def cases(draw) -> Case:
+def cases(draw, pair: bool = False) -> Case:
+    """A random map and segments.  ``pair``: the first two creatures are the
+    attacker and the target, next to each other, and every segment joins them."""
     w = draw(st.integers(1, 8))
     h = draw(st.integers(1, 8))
     grid = [[draw(st.sampled_from("....#=")) for _ in range(w)] for _ in range(h)]
@@ -92,8 +89,19 @@ def cases(draw) -> Case:
         space = SIZE_SPACE[SIZES.index(size)]
         if space > w or space > h:
             continue
-        x = draw(st.integers(0, w - space))
-        y = draw(st.integers(0, h - space))
+        if creatures and (pair or draw(st.booleans())):
+            # next to the previous creature: spaces that touch at an edge or a corner
+            prev = creatures[-1]
+            ps = SIZE_SPACE[SIZES.index(prev["size"])]
+            x = prev["x"] + draw(st.sampled_from([-space, ps, draw(st.integers(-space, ps))]))
+            y = prev["y"] + draw(st.sampled_from([-space, ps]))
+            if draw(st.booleans()):
+                x, y = prev["x"] + (y - prev["y"]), prev["y"] + (x - prev["x"])
+            if not (0 <= x <= w - space and 0 <= y <= h - space):
+                continue
+        else:
+            x = draw(st.integers(0, w - space))
+            y = draw(st.integers(0, h - space))
         squares = [(x + a, y + b) for a in range(space) for b in range(space)]
         small = SIZES.index(size) <= 2
         if any(sq in taken and not (small and taken[sq] <= 2) for sq in squares):
@@ -110,11 +118,15 @@ def cases(draw) -> Case:
 
     options: dict[str, Any] = {}
     ids = [c["id"] for c in creatures]
-    if ids and draw(st.booleans()):
-        options["attacker"] = draw(st.sampled_from(ids))
-    if ids and draw(st.booleans()):
-        options["target"] = draw(st.sampled_from(ids))
-    assume(options.get("attacker") is None or options.get("attacker") != options.get("target"))
+    if pair:
+        assume(len(ids) >= 2)
+        options.update(attacker=ids[0], target=ids[1])
+    else:
+        if ids and draw(st.integers(0, 3)):
+            options["attacker"] = draw(st.sampled_from(ids))
+        others = [i for i in ids if i != options.get("attacker")]
+        if others and draw(st.integers(0, 3)):
+            options["target"] = draw(st.sampled_from(others))
     for flag in ("ignore_dead", "ignore_prone"):
         if draw(st.integers(0, 3)) == 0:
             options[flag] = True
@@ -126,6 +138,14 @@ def cases(draw) -> Case:
         x, y = c["x"], c["y"]
         return [[x, y], [x + s, y], [x, y + s], [x + s, y + s], [x + s / 2, y + s / 2],
                 [x + s / 2, y], [x, y + s / 2]]
+
+    def space_point(cid):
+        """A corner, centre or edge midpoint of the space, or any point in it."""
+        if draw(st.booleans()):
+            return draw(st.sampled_from(space_points(cid)))
+        c = next(c for c in creatures if c["id"] == cid)
+        s = SIZE_SPACE[SIZES.index(c["size"])]
+        return [c["x"] + draw(st.integers(0, 4 * s)) / 4, c["y"] + draw(st.integers(0, 4 * s)) / 4]
 
     wall_points = [p for wl in walls for p in wl["points"]]
     wall_points += [[(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]
@@ -145,13 +165,14 @@ def cases(draw) -> Case:
 
     segments = []
     for _ in range(draw(st.integers(1, 4))):
-        how = draw(st.sampled_from(["free", "free", "attached", "diagonal", "axis", "zero",
-                                    "through"]))
+        how = "attached" if pair else draw(st.sampled_from(
+            ["free", "attached", "attached", "leave", "diagonal", "axis", "zero", "through"]))
         if how == "attached" and ("attacker" in options or "target" in options):
-            a = (draw(st.sampled_from(space_points(options["attacker"])))
-                 if "attacker" in options else point())
-            b = (draw(st.sampled_from(space_points(options["target"])))
-                 if "target" in options else point())
+            a = space_point(options["attacker"]) if "attacker" in options else point()
+            b = space_point(options["target"]) if "target" in options else point()
+        elif how == "leave" and "attacker" in options:
+            a = space_point(options["attacker"])
+            b = point()
         else:
             a = point()
             if how == "zero":
@@ -183,13 +204,10 @@ def _summary(tr) -> tuple:
             [b.t for b in tr.blockers])
 
 
-@settings(max_examples=int(__import__("os").environ.get("LOF_EXAMPLES", 200)), deadline=None, derandomize=not __import__("os").environ.get("LOF_RANDOM"),
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(cases())
-def test_engine_agrees_with_reference(case):
-    bmap = case.build()
+def _check_agreement(case: Case) -> None:
     from lineoffire.geometry import trace
 
+    bmap = case.build()
     got = list(trace(bmap, case.segments, **case.options))
     for seg, tr in zip(case.segments, got):
         want = reference_trace(bmap, seg, **case.options)
@@ -197,3 +215,21 @@ def test_engine_agrees_with_reference(case):
         assert (tr.stopped, tr.slit, tr.low) == (want.stopped, want.slit, want.low)
         assert [(b.kind, b.ref) for b in tr.blockers] == [(b.kind, b.ref) for b in want.blockers]
         assert [b.t for b in tr.blockers] == pytest.approx([b.t for b in want.blockers], abs=1e-9)
+
+
+#: LOF_EXAMPLES scales the number of examples; LOF_RANDOM=1 draws new ones (not repeatable).
+SCALE = float(os.environ.get("LOF_EXAMPLES", 200)) / 200
+SETTINGS = settings(deadline=None, derandomize=not os.environ.get("LOF_RANDOM"),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+@settings(SETTINGS, max_examples=max(1, int(200 * SCALE)))
+@given(cases())
+def test_engine_agrees_with_reference(case):
+    _check_agreement(case)
+
+
+@settings(SETTINGS, max_examples=max(1, int(80 * SCALE)))
+@given(cases(pair=True))
+def test_engine_agrees_with_reference_between_neighbours(case):
+    _check_agreement(case)

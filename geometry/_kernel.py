@@ -545,20 +545,27 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     ddx, ddy = dx[line], dy[line]
     k1x, k1y, k2x, k2y = _rect_cone(prep.rects, att[line], xn, yn, pd)
     j1x, j1y, j2x, j2y = _rect_cone(prep.rects, tgt[line], xn, yn, pd)
-    T = np.ones(ne, bool)
-    F = np.zeros(ne, bool)
-    arcA = _pick(etype, [
-        (ddx, ddy, F, -ddx, -ddy, F),        # interior
-        (ddx, ddy, F, k1x, k1y, T),          # start: from d to the shooter cone
-        (-ddx, -ddy, F, j1x, j1y, T),        # end: from the incoming ray to the target
-        (k2x, k2y, T, j1x, j1y, T),          # touch: between the two interiors
-    ])
-    arcB = _pick(etype, [
-        (-ddx, -ddy, F, ddx, ddy, F),
-        (k2x, k2y, T, ddx, ddy, F),
-        (j2x, j2y, T, -ddx, -ddy, F),
-        (j2x, j2y, T, k1x, k1y, T),
-    ])
+    # arcs only for the attached ends; interior points use the half-planes directly
+    special = np.flatnonzero(etype != INTERIOR)
+    arcs = None
+    if len(special):
+        sp = special
+        T = np.ones(len(sp), bool)
+        F = np.zeros(len(sp), bool)
+        et = etype[sp]
+        ax, ay = ddx[sp], ddy[sp]
+        arcs = (sp, _pick(et, [
+            (ax, ay, F, -ax, -ay, F),                        # interior (unused here)
+            (ax, ay, F, k1x[sp], k1y[sp], T),                # start: from d to the shooter
+            (-ax, -ay, F, j1x[sp], j1y[sp], T),              # end: incoming ray to the target
+            (k2x[sp], k2y[sp], T, j1x[sp], j1y[sp], T),      # touch: between the interiors
+        ]), _pick(et, [
+            (-ax, -ay, F, ax, ay, F),
+            (k2x[sp], k2y[sp], T, ax, ay, F),
+            (j2x[sp], j2y[sp], T, -ax, -ay, F),
+            (j2x[sp], j2y[sp], T, k1x[sp], k1y[sp], T),
+        ]))
+    is_special = etype != INTERIOR
 
     # contributions: (event, class, kind, rtype, r0, r1, closesA, closesB)
     contrib = []
@@ -583,9 +590,7 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
         qsy = np.where(egy, 1 if orr == 0 else -1, 0)
         c1x, c1y, c2x, c2y = _cone(qsx, qsy)
         full = ~egx & ~egy
-        arcs_e = [tuple(v[e] for v in arc) for arc in (arcA, arcB)]
-        mA = A.cone_meets_arc(full, c1x, c1y, c2x, c2y, arcs_e[0])
-        mB = A.cone_meets_arc(full, c1x, c1y, c2x, c2y, arcs_e[1])
+        mA, mB = _cone_sides(e, full, c1x, c1y, c2x, c2y, ddx, ddy, arcs, is_special)
         solid = (f & 1) > 0
         lowf = (f & 3) == 2
         for s_, cls, kind in ((solid, BLK, SOLID_K), (lowf, LOWC, LOW_K)):
@@ -604,11 +609,7 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
         if len(we) == 0:
             continue
         ws = prep.wall_seg[wj]
-        arcs_e = [tuple(np.asarray(v)[we] for v in arc) for arc in (arcA, arcB)]
-        # a wall running along the line (either way) counts on neither side
-        along = A.cross(ddx[we], ddy[we], wx, wy) == 0
-        mA = A.in_arc(wx, wy, arcs_e[0]) & ~along
-        mB = A.in_arc(wx, wy, arcs_e[1]) & ~along
+        mA, mB = _dir_sides(we, wx, wy, ddx, ddy, arcs, is_special)
         contrib.append((we, ws[:, 4], ws[:, 5], REF_WALL, ws[:, 6], ws[:, 7], mA, mB))
 
     if not contrib:
@@ -641,6 +642,52 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     keep = anyside & deciding
     rows.add(line[ce[keep]], tn[ce[keep]], td[ce[keep]], ckind[keep], crt[keep],
              cr0[keep], cr1[keep])
+
+
+def _cone_sides(e, full, c1x, c1y, c2x, c2y, ddx, ddy, arcs, is_special):
+    """Whether the open cones of squares at events ``e`` meet side A / side B.
+
+    At interior points the sides are the open half-planes cross(d, w) > 0
+    and < 0: an open quadrant (positive combinations of its rays c1, c2)
+    meets a side iff one of its rays is strictly on that side; an open
+    half-plane meets it unless it is exactly the other side.
+    """
+    dx, dy = ddx[e], ddy[e]
+    a = A.cross(dx, dy, c1x, c1y)
+    b = A.cross(dx, dy, c2x, c2y)
+    half = (c1x == -c2x) & (c1y == -c2y) & ~full
+    mx, my = -c1y, c1x  # centre of a half-plane cone
+    along = (dx * mx + dy * my) == 0
+    cm = A.cross(dx, dy, mx, my)
+    mA = np.where(half, ~(along & (cm < 0)), (a > 0) | (b > 0)) | full
+    mB = np.where(half, ~(along & (cm > 0)), (a < 0) | (b < 0)) | full
+    if arcs is not None:
+        k = np.flatnonzero(is_special[e])
+        if len(k):
+            pos = np.searchsorted(arcs[0], e[k])
+            for m, arc in ((mA, arcs[1]), (mB, arcs[2])):
+                sub = tuple(v[pos] for v in arc)
+                m[k] = A.cone_meets_arc(full[k], c1x[k], c1y[k], c2x[k], c2y[k], sub)
+    return mA, mB
+
+
+def _dir_sides(e, wx, wy, ddx, ddy, arcs, is_special):
+    """Whether wall directions (wx, wy) at events ``e`` run into side A / side B.
+
+    A wall running along the line, either way, counts on neither side.
+    """
+    c = A.cross(ddx[e], ddy[e], wx, wy)
+    mA = c > 0
+    mB = c < 0
+    if arcs is not None:
+        k = np.flatnonzero(is_special[e])
+        if len(k):
+            pos = np.searchsorted(arcs[0], e[k])
+            along = c[k] == 0
+            for m, arc in ((mA, arcs[1]), (mB, arcs[2])):
+                sub = tuple(v[pos] for v in arc)
+                m[k] = A.in_arc(wx[k], wy[k], sub) & ~along
+    return mA, mB
 
 
 def _cone(qsx, qsy):

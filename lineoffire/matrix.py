@@ -80,6 +80,7 @@ __all__ = [
     "MatrixResult",
     "ProgressBar",
     "cover_matrix",
+    "evaluate_pairs",
     "pairs_in_range",
     "local_client",
 ]
@@ -572,26 +573,12 @@ def cover_matrix(
     ids = [c.id for c in bmap.creatures]
     rows, cols = pairs_in_range(bmap, a_list, t_list, range_ft=rng,
                                 adjacent_only=attack == "melee")
-    a_all = np.asarray(a_list, dtype=np.int64)[rows] if len(rows) else np.zeros(0, np.int64)
-    t_all = np.asarray(t_list, dtype=np.int64)[cols] if len(cols) else np.zeros(0, np.int64)
-    n = len(rows)
-    parts: list[Any] = []
+    a_all = np.asarray(a_list, dtype=np.int64)[rows]
+    t_all = np.asarray(t_list, dtype=np.int64)[cols]
     t0 = time.perf_counter()
-    if client is None:
-        done = 0
-        for s, e in _chunks(n, int(chunk_size)):
-            parts.append(_run_chunk(bmap, rules, ids, a_all[s:e], t_all[s:e], attack, options,
-                                    keep_answers))
-            done = e
-            if progress is not None:
-                progress(done, n)
-    else:
-        parts = _run_on_dask(client, bmap, rules, ids, a_all, t_all, attack, options,
-                             keep_answers, int(chunk_size), progress)
-    elapsed = time.perf_counter() - t0
-    cover = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int8)
-    bonus = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int16)
-    answers = [a for p in parts for a in p[2]] if keep_answers else None
+    cover, bonus, answers, planned, traced, chunks = evaluate_pairs(
+        bmap, a_all, t_all, rules=rules, attack=attack, options=options,
+        keep_answers=keep_answers, chunk_size=chunk_size, client=client, progress=progress)
     return MatrixResult(
         rules=rules,
         attackers=[ids[i] for i in a_list],
@@ -601,12 +588,57 @@ def cover_matrix(
         cover=cover,
         bonus=bonus,
         answers=answers,
-        lines_planned=sum(p[3] for p in parts),
-        lines_traced=sum(p[4] for p in parts),
+        lines_planned=planned,
+        lines_traced=traced,
         range_ft=rng,
         attack=attack,
-        stats={"seconds": elapsed, "chunks": float(len(parts))},
+        stats={"seconds": time.perf_counter() - t0, "chunks": float(chunks)},
     )
+
+
+def evaluate_pairs(
+    bmap: BattleMap,
+    attacker_index: np.ndarray,
+    target_index: np.ndarray,
+    *,
+    rules: str = "pf1e",
+    attack: str = "ranged",
+    options: dict[str, Any] | None = None,
+    keep_answers: bool = False,
+    chunk_size: int = DEFAULT_CHUNK,
+    client: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[dict[str, Any]] | None, int, int, int]:
+    """The matrix engine on given pairs of creature indices (no range filter).
+
+    :func:`cover_matrix` enumerates the pairs and calls this; benchmarks use
+    it on samples of pairs.  Returns ``(cover codes, bonuses, answers or
+    None, lines planned, lines traced, chunks)``, in pair order.
+    """
+    a_all = np.asarray(attacker_index, dtype=np.int64).reshape(-1)
+    t_all = np.asarray(target_index, dtype=np.int64).reshape(-1)
+    if a_all.shape != t_all.shape:
+        raise ValueError(f"attacker_index and target_index must have the same length, not "
+                         f"{len(a_all)} and {len(t_all)}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, not {chunk_size!r}")
+    ids = [c.id for c in bmap.creatures]
+    n = len(a_all)
+    parts: list[Any] = []
+    if client is None:
+        for s, e in _chunks(n, int(chunk_size)):
+            parts.append(_run_chunk(bmap, rules, ids, a_all[s:e], t_all[s:e], attack, options,
+                                    keep_answers))
+            if progress is not None:
+                progress(e, n)
+    else:
+        parts = _run_on_dask(client, bmap, rules, ids, a_all, t_all, attack, options,
+                             keep_answers, int(chunk_size), progress)
+    cover = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int8)
+    bonus = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int16)
+    answers = [a for p in parts for a in p[2]] if keep_answers else None
+    return (cover, bonus, answers, sum(p[3] for p in parts), sum(p[4] for p in parts),
+            len(parts))
 
 
 def _run_on_dask(client: Any, bmap: BattleMap, rules: str, ids: list[str], a_all: np.ndarray,
@@ -619,7 +651,8 @@ def _run_on_dask(client: Any, bmap: BattleMap, rules: str, ids: list[str], a_all
     spans = list(_chunks(n, chunk_size))
     if not spans:
         return []
-    remote_map = client.scatter(bmap, broadcast=True)
+    # hash=False: a fresh key per run, never one being released by a previous run
+    remote_map = client.scatter(bmap, broadcast=True, hash=False)
     futures = [client.submit(_run_chunk, remote_map, rules, ids, a_all[s:e], t_all[s:e],
                              attack, options, keep_answers, pure=False)
                for s, e in spans]
@@ -633,8 +666,9 @@ def _run_on_dask(client: Any, bmap: BattleMap, rules: str, ids: list[str], a_all
             done += spans[k][1] - spans[k][0]
             if progress is not None:
                 progress(done, n)
-    finally:
+    except BaseException:
         client.cancel(futures)
+        raise
     return parts
 
 

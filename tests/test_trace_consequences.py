@@ -424,3 +424,25 @@ def test_only_the_part_outside_the_spaces_counts(tracer):
     # a line crossing into that corner is stopped
     check(tracer, t, [0, 0, 3, 1.5], target="T", stopped=True,
           blockers=[("wall", wl(0), 1.0)])
+
+
+def test_reference_line_of_effect_spec_examples():
+    """SPEC section 4's examples for the reference's exhaustive line-of-effect search."""
+    from reference import reference_line_of_effect
+
+    pair = [{"id": "A", "x": 0, "y": 1}, {"id": "B", "x": 1, "y": 1}]
+    past_both_ends = BattleMap.build(2, 3, creatures=pair, walls=[{"points": [[1, 0], [1, 3]]}])
+    assert reference_line_of_effect(past_both_ends, "A", "B") is None
+    one_edge = BattleMap.build(2, 3, creatures=pair, walls=[{"points": [[1, 1], [1, 2]]}])
+    assert reference_line_of_effect(one_edge, "A", "B") is not None
+    diagonal = [{"id": "A", "x": 0, "y": 0}, {"id": "B", "x": 1, "y": 1}]
+    sealed = BattleMap.build(2, 2, squares=[".#", "#."], creatures=diagonal)
+    assert reference_line_of_effect(sealed, "A", "B") is None
+    half = BattleMap.build(2, 2, squares=[".#", ".."], creatures=diagonal)
+    assert reference_line_of_effect(half, "A", "B") is not None
+    # creatures, slits and low walls never block line of effect
+    soft = BattleMap.build(3, 1, creatures=[{"id": "A", "x": 0, "y": 0}, {"id": "B", "x": 2, "y": 0},
+                                            {"id": "C", "x": 1, "y": 0}],
+                           walls=[{"kind": "slit", "points": [[1, 0], [1, 1]]},
+                                  {"kind": "low", "points": [[2, 0], [2, 1]]}])
+    assert reference_line_of_effect(soft, "A", "B") is not None

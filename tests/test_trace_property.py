@@ -1,10 +1,11 @@
-"""Property test: the engine agrees with the slow exact reference tracer.
+"""Property tests: the engine agrees with the slow exact reference tracer.
 
 Random small maps (solid and low squares, thin walls of every kind on and off
 the grid, creatures of every size) and random segments biased to the hard
 cases: along grid lines, exact diagonals through vertices, ending on walls and
 corners, between the corners and centres of the attacker's and target's
-spaces, zero length.  A failing example prints as the ``BattleMap.build``
+spaces, zero length.  Line of effect is checked the same way against the
+reference's exhaustive search.  A failing example prints as the ``BattleMap.build``
 call and the segments that reproduce it.
 """
 
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from lineoffire.maps import SIZE_SPACE, SIZES, BattleMap
 
-from reference import reference_trace
+from reference import reference_line_of_effect, reference_trace
 
 @dataclass
 class Case:
@@ -233,3 +234,18 @@ def test_engine_agrees_with_reference(case):
 @given(cases(pair=True))
 def test_engine_agrees_with_reference_between_neighbours(case):
     _check_agreement(case)
+
+
+@settings(SETTINGS, max_examples=max(1, int(60 * SCALE)))
+@given(cases(pair=True))
+def test_line_of_effect_agrees_with_reference(case):
+    """Engine line of effect against an exhaustive exact search (SPEC section 4)."""
+    from lineoffire.geometry.effect import line_of_effect
+
+    bmap = case.build()
+    a, t = case.options["attacker"], case.options["target"]
+    ra, rt = bmap.creature(a).rect, bmap.creature(t).rect
+    assume(not (ra[0] < rt[2] and rt[0] < ra[2] and ra[1] < rt[3] and rt[1] < ra[3]))
+    witness = reference_line_of_effect(bmap, a, t)
+    note(f"reference witness: {witness}")
+    assert line_of_effect(bmap, a, t) == (witness is not None)

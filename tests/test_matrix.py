@@ -1,0 +1,286 @@
+"""The cover matrix: bulk answers equal the single-pair resolvers, filters, outputs, Dask."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+
+from lineoffire.cli import main
+from lineoffire.errors import RequestError
+from lineoffire.maps import BattleMap, save_map
+from lineoffire.matrix import COVER_CODES, cover_matrix, pairs_in_range
+from lineoffire.ops import run_op
+from lineoffire.resolver import RULESETS, ruleset
+
+# A yard with a solid pillar, a wall, an arrow slit, a low wall and a low
+# square; a large ogre, two tiny rats sharing a square:
+#
+#     0 1 2 3 4 5 6 7 8 9
+#   0 A . . . . | . . C .
+#   1 . . # . . | . . . .
+#   2 . . . O O . . = . .
+#   3 . . . O O . . . . D
+#   4 . r . . . : . . . .      (r: two rats, ':' a slit on x = 5)
+#   5 . . . . . . . E . .
+YARD = BattleMap.build(
+    10, 6,
+    squares=["..........", "..#.......", ".......=..", "..........", "..........",
+             ".........."],
+    walls=[{"kind": "wall", "points": [[5, 0], [5, 2]]},
+           {"kind": "slit", "points": [[5, 4], [5, 5]]},
+           {"kind": "low", "points": [[6, 5], [6, 6]], "height_ft": 2}],
+    creatures=[{"id": "A", "x": 0, "y": 0, "evasion": 12},
+               {"id": "C", "x": 8, "y": 0, "evasion": 11},
+               {"id": "O", "x": 3, "y": 2, "size": "large", "evasion": 10},
+               {"id": "D", "x": 9, "y": 3, "evasion": 13},
+               {"id": "r1", "x": 1, "y": 4, "size": "tiny", "evasion": 15},
+               {"id": "r2", "x": 1, "y": 4, "size": "tiny", "evasion": 15},
+               {"id": "E", "x": 7, "y": 5, "evasion": 12}],
+)
+IDS = [c.id for c in YARD.creatures]
+
+
+def _pairs(result):
+    return [(p["attacker"], p["target"]) for p in result.to_json()["pairs"]]
+
+
+# ----------------------------------------------------------- equals resolve
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_matrix_equals_per_pair_resolve_for_every_pair(rules):
+    mod = ruleset(rules)
+    result = cover_matrix(YARD, rules=rules, chunk_size=7)
+    answers = result.to_json()["pairs"]
+    assert len(answers) == len(IDS) * (len(IDS) - 1)
+    for ans in answers:
+        a, t = ans["attacker"], ans["target"]
+        expected = {"attacker": a, "target": t, **mod.resolve(YARD, a, t)}
+        assert ans == expected, (a, t)
+    # the compact codes say the same as the answers
+    names = COVER_CODES[rules]
+    assert [names[c] for c in result.cover] == [p["cover"] for p in answers]
+
+
+@pytest.mark.parametrize("attack", ["reach", "melee"])
+def test_matrix_attacks_equal_resolve(attack):
+    result = cover_matrix(YARD, rules="pf1e", attack=attack)
+    got = {(p["attacker"], p["target"]): p for p in result.to_json()["pairs"]}
+    for (a, t), ans in got.items():
+        assert ans == {"attacker": a, "target": t,
+                       **ruleset("pf1e").resolve(YARD, a, t, attack=attack)}
+    if attack == "melee":
+        # only adjacent pairs are evaluated: the rats share a square (not adjacent)
+        assert set(got) == set()
+    else:
+        assert len(got) == len(IDS) * (len(IDS) - 1)
+
+
+def test_melee_pairs_only_adjacent_creatures():
+    #   . | . .
+    #   A | B . C      a wall past both ends of A and B's shared edge: total cover
+    #   . | . .
+    m = BattleMap.build(5, 3, walls=[{"points": [[1, 0], [1, 3]]}], creatures=[
+        {"id": "A", "x": 0, "y": 1}, {"id": "B", "x": 1, "y": 1}, {"id": "C", "x": 4, "y": 1},
+        {"id": "D", "x": 2, "y": 2}])
+    result = cover_matrix(m, rules="pf1e", attack="melee")
+    got = {(p["attacker"], p["target"]): p["cover"] for p in result.to_json()["pairs"]}
+    assert got == {("A", "B"): "total", ("B", "A"): "total",
+                   ("B", "D"): "none", ("D", "B"): "none"}
+
+
+def test_hand_drawn_verdicts():
+    #   A . # G .
+    #   . . . . H
+    m = BattleMap.build(5, 2, squares=["..#..", "....."], creatures=[
+        {"id": "A", "x": 0, "y": 0}, {"id": "G", "x": 3, "y": 0}, {"id": "H", "x": 4, "y": 1}])
+    result = cover_matrix(m, rules="pf1e")
+    got = {(p["attacker"], p["target"]): p["cover"] for p in result.to_json()["pairs"]}
+    assert got[("A", "G")] == "cover"
+    assert got[("G", "A")] == "cover"
+    assert got[("A", "H")] == "none"
+    assert got[("G", "H")] == "none"
+
+
+# ---------------------------------------------------------------- filters
+def test_range_counts_nearest_squares_with_pf1e_diagonals():
+    # A at (0, 0); B 2 squares right; C diagonal (2, 2): 2 + 1 = 3 squares;
+    # L large at (5, 0): nearest square 5 away; F far at (9, 5): 9 + 2 = 11
+    m = BattleMap.build(10, 6, creatures=[
+        {"id": "A", "x": 0, "y": 0}, {"id": "B", "x": 2, "y": 0}, {"id": "C", "x": 2, "y": 2},
+        {"id": "L", "x": 5, "y": 0, "size": "large"}, {"id": "F", "x": 9, "y": 5}])
+    rows, cols = pairs_in_range(m, [0], [1, 2, 3, 4], range_ft=10)
+    assert cols.tolist() == [0]
+    rows, cols = pairs_in_range(m, [0], [1, 2, 3, 4], range_ft=15)
+    assert cols.tolist() == [0, 1]
+    rows, cols = pairs_in_range(m, [0], [1, 2, 3, 4], range_ft=25)
+    assert cols.tolist() == [0, 1, 2]
+    # L's nearest square (6, 1) to F (9, 5): 4 + 3 // 2 = 5 squares = 25 ft;
+    # L's (5, 0) to A (0, 0): 5 squares = 25 ft; F to A: 9 + 5 // 2 = 11 squares
+    result = cover_matrix(m, rules="pf2e", attackers=["L"], targets=["F", "A"], range_ft=25)
+    assert _pairs(result) == [("L", "F"), ("L", "A")]
+    result = cover_matrix(m, rules="pf2e", attackers=["L"], targets=["F", "A"], range_ft=24.9)
+    assert _pairs(result) == []
+    result = cover_matrix(m, rules="pf2e", attackers=["A"], targets=["F"], range_ft=55)
+    assert _pairs(result) == [("A", "F")]
+    result = cover_matrix(m, rules="pf2e", attackers=["A"], targets=["F"], range_ft=50)
+    assert _pairs(result) == []
+    m2 = m.with_creatures(m.creatures)
+    m2.square_ft = 10  # the range is in feet: 10 ft squares double every distance
+    assert _pairs(cover_matrix(m2, rules="pf2e", attackers=["A"], range_ft=20)) == [("A", "B")]
+
+
+def test_attackers_and_targets_lists_keep_their_order():
+    result = cover_matrix(YARD, rules="pf2e", attackers=["D", "A"], targets=["E", "A", "C"])
+    assert _pairs(result) == [("D", "E"), ("D", "A"), ("D", "C"), ("A", "E"), ("A", "C")]
+    assert result.attackers == ["D", "A"] and result.targets == ["E", "A", "C"]
+    mat = result.matrix()
+    assert mat.shape == (2, 3)
+    assert mat[1, 1] == -1  # A against itself is not evaluated
+    full = cover_matrix(YARD, rules="pf2e")
+    fm = full.matrix()
+    rows = [IDS.index(x) for x in ("D", "A")]
+    cols = [IDS.index(x) for x in ("E", "A", "C")]
+    assert np.array_equal(fm[np.ix_(rows, cols)], mat)
+
+
+def test_chunk_size_one_equals_one_chunk():
+    one = cover_matrix(YARD, rules="pf1e", chunk_size=1)
+    big = cover_matrix(YARD, rules="pf1e", chunk_size=10_000)
+    assert one.to_json() == big.to_json()
+    assert np.array_equal(one.cover, big.cover) and np.array_equal(one.bonus, big.bonus)
+    assert one.stats["chunks"] == len(one) and big.stats["chunks"] == 1
+
+
+def test_lines_shared_by_a_pair_are_traced_once():
+    # pf1e against the large ogre: its 4 squares share corners, so lines from
+    # one shooter corner to a shared corner repeat
+    result = cover_matrix(YARD, rules="pf1e", attackers=["A"], targets=["O"], keep_answers=False)
+    assert result.lines_planned == 4 * 4 * 4
+    assert result.lines_traced == 4 * 9  # 4 shooter corners x 9 distinct ogre corners
+
+
+# ---------------------------------------------------------------- outputs
+def test_op_answers_pairs():
+    answer = run_op({"op": "matrix", "map": YARD_JSON, "rules": "pf1e",
+                     "attackers": ["A"], "targets": ["C", "O"], "range_ft": 100})
+    assert [p["target"] for p in answer["pairs"]] == ["C", "O"]
+    assert list(answer["pairs"][0])[:3] == ["attacker", "target", "cover"]
+    assert answer["pairs"][1] == {"attacker": "A", "target": "O",
+                                  **ruleset("pf1e").resolve(YARD, "A", "O")}
+
+
+def test_cli_json_csv_npz_parse_back(tmp_path, capsys):
+    path = tmp_path / "yard.json"
+    save_map(YARD, path)
+    ref = cover_matrix(YARD, rules="pf1e", range_ft=30)
+
+    assert main(["matrix", str(path), "--rules", "pf1e", "--range", "30", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out) == ref.to_json()
+
+    out = tmp_path / "m.csv"
+    assert main(["matrix", str(path), "--rules", "pf1e", "--range", "30", "--out", str(out)]) == 0
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert [(r["attacker"], r["target"]) for r in rows] == _pairs(ref)
+    assert [r["cover"] for r in rows] == [p["cover"] for p in ref.to_json()["pairs"]]
+    assert [int(r["bonus"]) if r["bonus"] else None for r in rows] == \
+        [p["ac_bonus"] for p in ref.to_json()["pairs"]]
+
+    npz = tmp_path / "m.npz"
+    assert main(["matrix", str(path), "--rules", "pf1e", "--range", "30", "--out", str(npz)]) == 0
+    with np.load(npz, allow_pickle=False) as d:
+        assert d["attackers"].tolist() == IDS and d["targets"].tolist() == IDS
+        assert d["codes"].tolist() == list(COVER_CODES["pf1e"])
+        assert str(d["rules"]) == "pf1e" and float(d["range_ft"]) == 30
+        cover = d["cover"]
+        assert cover.dtype == np.int8 and cover.shape == (len(IDS), len(IDS))
+        assert np.array_equal(cover, ref.matrix())
+        assert (np.diag(cover) == -1).all()
+        for p in ref.to_json()["pairs"]:
+            i, j = IDS.index(p["attacker"]), IDS.index(p["target"])
+            assert d["codes"][cover[i, j]] == p["cover"]
+            assert d["bonus"][i, j] == (-1 if p["ac_bonus"] is None else p["ac_bonus"])
+        far = [(IDS.index(a), IDS.index(t)) for a in IDS for t in IDS
+               if a != t and (a, t) not in set(_pairs(ref))]
+        assert far and all(cover[i, j] == -1 for i, j in far)
+
+
+def test_cli_csv_attackers_targets(capsys):
+    assert main(["matrix", "goblin-ambush", "--rules", "creature-cover", "--attackers",
+                 "archer,knight", "--targets", "boss", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0] == ["attacker", "target", "cover", "bonus"]
+    assert [r[:2] for r in rows[1:]] == [["archer", "boss"], ["knight", "boss"]]
+
+
+# ------------------------------------------------------------------ errors
+@pytest.mark.parametrize("kw, exc, match", [
+    ({"rules": "pf9"}, RequestError, "unknown rules 'pf9'; expected one of pf1e"),
+    ({"attackers": ["A", "Z"]}, RequestError, r"attackers\[1\]: unknown creature id 'Z'"),
+    ({"targets": ["C", "C"]}, RequestError, r"targets\[1\]: creature 'C' is listed twice"),
+    ({"attackers": "A"}, TypeError, "attackers must be a list of creature ids"),
+    ({"targets": [3]}, TypeError, r"targets\[0\] must be a creature id"),
+    ({"range_ft": -5}, RequestError, "range_ft must be a finite number >= 0"),
+    ({"range_ft": "far"}, TypeError, "range_ft must be a number of feet"),
+    ({"attack": "area"}, RequestError, "unknown attack 'area'.*area effects have no attacker"),
+    ({"chunk_size": 0}, ValueError, "chunk_size must be a positive integer"),
+    ({"options": {"partial": True}}, RequestError, "unknown option 'partial' for the pf1e"),
+])
+def test_bad_arguments(kw, exc, match):
+    args = {"rules": "pf1e", **kw}
+    with pytest.raises(exc, match=match):
+        cover_matrix(YARD, **args)
+
+
+def test_op_refuses_unknown_fields_and_missing_rules():
+    with pytest.raises(RequestError, match="unknown field.*'range'"):
+        run_op({"op": "matrix", "map": YARD_JSON, "rules": "pf1e", "range": 30})
+    with pytest.raises(RequestError, match="matrix request has no 'rules'"):
+        run_op({"op": "matrix", "map": YARD_JSON})
+    with pytest.raises(RequestError, match="matrix request: range_ft must be a number"):
+        run_op({"op": "matrix", "map": YARD_JSON, "rules": "pf1e", "range_ft": [1]})
+
+
+def test_cli_errors(capsys):
+    assert main(["matrix", "goblin-ambush", "--rules", "pf1e", "--format", "npz"]) == 2
+    assert "--format npz writes a binary file: give --out FILE" in capsys.readouterr().err
+    assert main(["matrix", "goblin-ambush", "--rules", "pf1e", "--attackers", "archer,,x"]) == 2
+    assert "--attackers must be comma-separated creature ids" in capsys.readouterr().err
+    assert main(["matrix", "goblin-ambush", "--rules", "pf1e", "--dask", "nowhere"]) == 2
+    assert "--dask must be 'local' or a scheduler address" in capsys.readouterr().err
+
+
+# -------------------------------------------------------------------- dask
+# An in-process cluster (processes=False) keeps this light; it raises no warnings
+# here, so none are silenced (filterwarnings=error stays in force).
+def test_dask_run_equals_local_run():
+    distributed = pytest.importorskip("distributed")
+    local = cover_matrix(YARD, rules="pf1e", chunk_size=5)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = cover_matrix(YARD, rules="pf1e", chunk_size=5, client=client)
+        codes_only = cover_matrix(YARD, rules="pf2e", range_ft=25, chunk_size=3,
+                                  client=client, keep_answers=False)
+    assert remote.to_json() == local.to_json()
+    assert np.array_equal(remote.cover, local.cover)
+    assert remote.stats["chunks"] == local.stats["chunks"] > 1
+    ref = cover_matrix(YARD, rules="pf2e", range_ft=25, keep_answers=False)
+    assert np.array_equal(codes_only.matrix(), ref.matrix())
+
+
+def _yard_json():
+    buf = {"format": "lineoffire-map", "version": 1, "width": 10, "height": 6,
+           "squares": ["..........", "..#.......", ".......=..", "..........", "..........",
+                       ".........."],
+           "walls": [{"kind": "wall", "points": [[5, 0], [5, 2]]},
+                     {"kind": "slit", "points": [[5, 4], [5, 5]]},
+                     {"kind": "low", "points": [[6, 5], [6, 6]], "height_ft": 2}],
+           "creatures": [{"id": c.id, "x": c.x, "y": c.y, "size": c.size, "evasion": c.evasion}
+                         for c in YARD.creatures]}
+    return buf
+
+
+YARD_JSON = _yard_json()

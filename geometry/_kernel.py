@@ -218,9 +218,12 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
     s_U = U[src]
     s_Vn = Vn[src]
     s_vert = vert[src] & ~is_y
-    # event parameter numerators over D
-    Vy = s_ra * S  # the v-grid line a y-slot crosses
-    s_N = np.where(is_y, (Vy - pv[sl]) * du[sl], (s_U - pu[sl]) * dvp[sl])
+
+    def numerators(i):
+        """Parameter numerators over D of slots ``i`` (and the v-grid line of y-slots)."""
+        li, yi = sl[i], is_y[i]
+        vy = s_ra[i] * S
+        return np.where(yi, (vy - pv[li]) * du[li], (s_U[i] - pu[li]) * dvp[li]), vy
     # flat index of the square after each slot in the padded flag grid
     cu_o = np.where(steep, sy, sx)  # original axis signs of u and v
     cv_o = np.where(steep, sx, sy)
@@ -240,9 +243,14 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
     else:
         hit = (pf_all & 15) > 0
     attached = bool((start_att | end_att).any())
-    in_part = (s_N >= N0[sl]) & (s_N < N1[sl]) if attached else True
-    sel = np.nonzero(hit & in_part)[0]
-    il, i_start, flat = sl[sel], s_N[sel], flat_all[sel]
+    if attached:
+        s_N, Vy = numerators(np.arange(len(sl)))
+        sel = np.flatnonzero(hit & (s_N >= N0[sl]) & (s_N < N1[sl]))
+        i_start = s_N[sel]
+    else:
+        sel = np.flatnonzero(hit)
+        i_start = numerators(sel)[0]
+    il, flat = sl[sel], flat_all[sel]
 
     # points that need the two-sided rule: vertices and crossings of walled
     # grid edges strictly inside the traced part (edge bits of the square after)
@@ -253,14 +261,20 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
     if any_seam:
         # a seam line crosses grid lines at vertices only
         pass
-    inside = (s_N > N0[sl]) & (s_N < N1[sl]) if attached else (s_N < D[sl])
-    esel = np.nonzero(is_event & inside & (walled | s_vert))[0]
+    # (without attachments every crossing lies strictly inside the segment)
+    cand = is_event & (walled | s_vert)
+    if attached:
+        cand &= (s_N > N0[sl]) & (s_N < N1[sl])
+    esel = np.flatnonzero(cand)
     pts = _Points()
     if len(esel):
-        el_, y_, N_ = sl[esel], is_y[esel], s_N[esel]
+        el_, y_ = sl[esel], is_y[esel]
+        if attached:
+            N_, Vy_ = s_N[esel], Vy[esel]
+        else:
+            N_, Vy_ = numerators(esel)
         # exact position in the frame: (u, v) = (un, vn) / pd
         pd = np.where(y_, dvp[el_], du[el_])
-        Vy_ = Vy[esel]
         un = np.where(y_, pu[el_] * dv[el_] + (Vy_ - pv[el_]) * du[el_], s_U[esel] * du[el_])
         vn = np.where(y_, Vy_ * dv[el_], s_Vn[esel])
         st = steep[el_]
@@ -808,13 +822,9 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
     j = np.concatenate(out_j)
     wx = np.concatenate(out_x)
     wy = np.concatenate(out_y)
-    # a wall found through two unit edges (at a vertex) counts once per direction
-    key = np.unique(((e * (len(ws) + 1) + j) * 3 + (wx + 1)) * 3 + (wy + 1))
-    wy = key % 3 - 1
-    key //= 3
-    wx = key % 3 - 1
-    key //= 3
-    return key // (len(ws) + 1), key % (len(ws) + 1), wx, wy
+    # a wall found through two unit edges (at a vertex) appears twice: harmless,
+    # sides are or-ed and pieces kept once
+    return e, j, wx, wy
 
 
 def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1):

@@ -25,9 +25,9 @@ In one run it measures, all with the pf1e rules (ranged):
    solid squares and grid walls) on ``--baseline-lines`` of the sampled
    pairs' lines traced free (no creature attachment), against the engine's
    ``trace`` on the same free lines (whose ``stopped`` must agree);
-4. the ratios, and the peak memory (growth of the process's maximum
-   resident set while the matrix runs; chunking bounds it, whatever the
-   number of pairs).
+4. the ratios, and the peak memory (the process's peak resident set after
+   the matrix run minus its resident set just before; chunking bounds it,
+   whatever the number of pairs).
 
 Most distant pairs in a dense dungeon have total cover, and proving it
 needs an exact line-of-effect search per pair, which dominates the time;

@@ -45,7 +45,7 @@ from .types import (
     TraceBatch,
 )
 
-CHUNK = 2048
+CHUNK = 4096
 
 # point-event types
 INTERIOR, START, END, TOUCH = 0, 1, 2, 3
@@ -82,12 +82,19 @@ class _Rows:
 
 def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.ndarray, *,
                 ignore_dead: bool = False, ignore_prone: bool = False,
-                chunk: int = CHUNK, blockers: bool = True) -> TraceBatch:
+                chunk: int = CHUNK, blockers: bool = True,
+                stopped_only: bool = False, window: int = 12) -> TraceBatch:
     """Trace ``units`` (N x 4 int64, 1/1024 squares) and return a TraceBatch.
 
     With ``blockers=False`` only the per-line flags (stopped, slit, low) are
-    computed and every blocker list is empty.
+    computed and every blocker list is empty.  With ``stopped_only=True``
+    only ``stopped`` is computed (``slit`` and ``low`` are left False), and
+    lines are traced ``window`` columns at a time, each line dropping out at
+    the first window where it is stopped.
     """
+    if stopped_only:
+        return _stopped_only(bmap, units, att, tgt, ignore_dead=ignore_dead,
+                             ignore_prone=ignore_prone, chunk=chunk, window=window)
     prep = prep_for(bmap)
     ignore = np.zeros(max(len(bmap.creatures), 1), dtype=bool)
     if ignore_dead:
@@ -102,7 +109,7 @@ def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.nda
     cols: list[list[np.ndarray]] = [[] for _ in range(5)]
     for a in range(0, n, chunk):
         b = min(n, a + chunk)
-        res = _trace_chunk(prep, units[a:b], att[a:b], tgt[a:b], ignore, blockers)
+        res = _trace_chunk(prep, units[a:b], att[a:b], tgt[a:b], ignore, blockers)[:4]
         stopped[a:b], slit[a:b], low[a:b] = res[0], res[1], res[2]
         line, t, kind, rtype, r0, r1 = res[3]
         counts[a:b] = np.bincount(line, minlength=b - a)
@@ -120,8 +127,36 @@ def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.nda
     )
 
 
+def _stopped_only(bmap, units, att, tgt, *, ignore_dead, ignore_prone, chunk, window):
+    """``stopped`` of every line, tracing window by window with early exit."""
+    prep = prep_for(bmap)
+    ignore = np.zeros(max(len(bmap.creatures), 1), dtype=bool)
+    n = len(units)
+    stopped = np.zeros(n, bool)
+    for a in range(0, n, chunk):
+        active = np.arange(a, min(n, a + chunk))
+        ka = np.zeros(len(active), np.int64)
+        while len(active):
+            res = _trace_chunk(prep, units[active], att[active], tgt[active], ignore, False,
+                               window=(ka, ka + window))
+            hit = res[0]
+            stopped[active[hit]] = True
+            go = ~hit & ~res[4]
+            active, ka = active[go], ka[go] + window
+    z = np.zeros(0, np.int64)
+    return TraceBatch(
+        stopped=stopped, slit=np.zeros(n, bool), low=np.zeros(n, bool),
+        offsets=np.zeros(n + 1, np.int64), kind=z.astype(np.int8), t=np.zeros(0),
+        ref0=z, ref1=z, ref_type=z.astype(np.int8),
+        creature_ids=[c.id for c in bmap.creatures],
+    )
+
+
 # --------------------------------------------------------------------------
-def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
+def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=None):
+    """Trace one chunk.  ``window = (ka, kb)`` (per-line arrays) limits the
+    work to the columns ``ka <= k < kb`` (see below) and, unless ``ka`` is 0,
+    leaves out the attached ends; it also returns whether each line is done."""
     n = len(seg)
     px, py, qx, qy = (seg[:, k].astype(np.int64) for k in range(4))
     dx, dy = qx - px, qy - py
@@ -184,23 +219,29 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
     dvp = np.where(dv > 0, dv, 1)
     fu = pu // S
     nu = np.where(empty, -1, np.maximum(_ceil_div(qu, S) - fu - 1, 0))
-    M = nu + 2  # points k = 0 (P), 1..nu (crossings), nu + 1 (Q); none when empty
-    M[empty] = 0
+    # points k = 0 (P), 1..nu (crossings), nu + 1 (Q); none when empty.  A
+    # window takes the points ka..ke (ke = min(kb, nu + 1)) and the slots of ka..ke-1.
+    if window is None:
+        ka = np.zeros(n, np.int64)
+        ke = nu + 1
+    else:
+        ka = window[0]
+        ke = np.minimum(window[1], nu + 1)
+    M = np.where(empty | (ka >= ke), 0, ke - ka + 1)
     el = np.repeat(np.arange(n), M)
     moff = np.zeros(n + 1, np.int64)
     np.cumsum(M, out=moff[1:])
-    k = np.arange(len(el)) - moff[el]
+    k = np.arange(len(el)) - moff[el] + ka[el]
     U = (fu[el] + k) * S
-    ne_idx = np.nonzero(~empty)[0]
-    U[moff[ne_idx]] = pu[ne_idx]
-    U[moff[ne_idx + 1] - 1] = qu[ne_idx]
+    U = np.where(k == 0, pu[el], U)
+    last = k == ke[el]  # the window's last point: no slots of its own
+    U = np.where(k == nu[el] + 1, qu[el], U)
     sdu = S * du
     Vn = pv[el] * du[el] + (U - pu[el]) * dv[el]  # v * du
     ra = Vn // sdu[el]  # row of the square after the point
     vert = Vn == ra * sdu[el]
     rising = dv[el] > 0
     rb = ra - (vert & rising)  # row of the square before the point
-    last = k == nu[el] + 1
     # slots: x-slot k (k = 0 is the first interval, not an event), y-slot k
     has_y = np.zeros(len(el), bool)
     has_y[:-1] = rb[1:] > ra[:-1]
@@ -321,9 +362,10 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
                 rows.add(il[sel], i_start[sel], tdi[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
 
     # ---- point events
-    # attached ends
+    # attached ends (in the first window only)
     end_cells = []
-    for Nw, on in ((N0, start_att & ~empty), (N1, end_att & ~empty)):
+    first = ka == 0
+    for Nw, on in ((N0, start_att & ~empty & first), (N1, end_att & ~empty & first)):
         li = np.nonzero(on)[0]
         xn, yn, pdd = _point_at(li, Nw, px, py, qx, qy, dx, dy, mdx, mdy, Dx, Dy, D)
         pts.add(li, Nw[li], D[li], xn, yn, pdd, 1)
@@ -337,11 +379,16 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True):
     ev = pts.merge()
     if ev is not None:
         ev["free_dirs"] = [(ev["group_of"][i], j, x, y) for i, j, x, y in free_dirs]
+        # stopped-only windows need the blocking class alone: solid squares,
+        # free walls and walled edges (not low squares, not creatures)
         _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
-                         att, tgt, ignore, line_stop, line_slit, line_low)
+                         att, tgt, ignore, line_stop, line_slit, line_low,
+                         relevant=0xFF if window is None else 0xF9)
 
     line, tn, td, kind, rtype, r0, r1 = rows.arrays()
-    return line_stop, line_slit, line_low, _finish(prep, D, line, tn, td, kind, rtype, r0, r1)
+    done = empty | (ke >= nu + 1)
+    return (line_stop, line_slit, line_low, _finish(prep, D, line, tn, td, kind, rtype, r0, r1),
+            done)
 
 
 def _seg_excl_cumsum(flags, counts):
@@ -540,7 +587,7 @@ def _free_wall_events(prep: Prep, pts: _Points, cell_lists, px, py, qx, qy, dx, 
 
 
 def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
-                     att, tgt, ignore, line_stop, line_slit, line_low):
+                     att, tgt, ignore, line_stop, line_slit, line_low, relevant=0xFF):
     ne = ev["n"]
     line, tn, td = ev["line"], ev["tn"], ev["td"]
     xn, yn, pd = ev["xn"], ev["yn"], ev["pd"]
@@ -555,12 +602,17 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     gy = yn % (S * pd) == 0
     ix = xn // (S * pd)
     iy = yn // (S * pd)
+    # Only points with something around them can be closed: a piece at the
+    # point lies in, or on an edge of, one of the (up to four) squares there.
+    pf2 = prep.pflags
+    near = pf2[iy, ix] | pf2[iy, ix + 1] | pf2[iy + 1, ix] | pf2[iy + 1, ix + 1]
+    live = (near & relevant) > 0
     # sides as arcs
     ddx, ddy = dx[line], dy[line]
     k1x, k1y, k2x, k2y = _rect_cone(prep.rects, att[line], xn, yn, pd)
     j1x, j1y, j2x, j2y = _rect_cone(prep.rects, tgt[line], xn, yn, pd)
     # arcs only for the attached ends; interior points use the half-planes directly
-    special = np.flatnonzero(etype != INTERIOR)
+    special = np.flatnonzero((etype != INTERIOR) & live)
     arcs = None
     if len(special):
         sp = special
@@ -588,7 +640,7 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     for oc, orr in ((-1, -1), (0, -1), (-1, 0), (0, 0)):
         need_x = oc == -1
         need_y = orr == -1
-        sel = (gx | ~np.bool_(need_x)) & (gy | ~np.bool_(need_y))
+        sel = (gx | ~np.bool_(need_x)) & (gy | ~np.bool_(need_y)) & live
         e = np.nonzero(sel)[0]
         if len(e) == 0:
             continue

@@ -235,7 +235,7 @@ def _first_clear(bmap: BattleMap, segs: np.ndarray, owners: np.ndarray,
         return out
     att = np.array([pairs[o][0] for o in owners], dtype=np.int64)
     tgt = np.array([pairs[o][1] for o in owners], dtype=np.int64)
-    batch = trace(bmap, segs / SCALE, attacker=att, target=tgt)
+    batch = trace(bmap, segs / SCALE, attacker=att, target=tgt, stopped_only=True)
     clear = ~np.asarray(batch.stopped, dtype=bool)
     for k in np.flatnonzero(clear):
         o = int(owners[k])

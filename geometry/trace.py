@@ -75,6 +75,8 @@ def trace(
     target: str | Sequence[str | None] | np.ndarray | None = None,
     ignore_dead: bool = False,
     ignore_prone: bool = False,
+    blockers: bool = True,
+    stopped_only: bool = False,
 ) -> TraceBatch:
     """Trace segments across ``bmap`` and return what each passes through.
 
@@ -91,6 +93,14 @@ def trace(
         passes through.
     ignore_dead, ignore_prone : bool
         Leave dead / prone creatures out.
+    blockers : bool
+        False computes only the per-line flags (``stopped``, ``slit``,
+        ``low``); every blocker list is then empty.  Faster when only "is it
+        stopped?" is asked of many lines.
+    stopped_only : bool
+        True computes only ``stopped`` (``slit`` and ``low`` stay False),
+        dropping each line at the first stretch where it is stopped: the
+        fastest way to ask about line of effect.
 
     Returns
     -------
@@ -115,4 +125,5 @@ def trace(
     att = creature_indices(bmap, attacker, n, "attacker")
     tgt = creature_indices(bmap, target, n, "target")
     return trace_units(bmap, units, att, tgt, ignore_dead=bool(ignore_dead),
-                       ignore_prone=bool(ignore_prone))
+                       ignore_prone=bool(ignore_prone), blockers=bool(blockers),
+                       stopped_only=bool(stopped_only))

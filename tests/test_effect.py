@@ -29,6 +29,9 @@ class _Stopped:
 def _reference_batch(bmap, segments, *, attacker=None, target=None, **options):
     """Drop-in for :func:`trace` inside line of effect, by the reference tracer."""
     segs = np.asarray(segments, dtype=np.float64).reshape(-1, 4)
+    # speed-only switches of the engine: the reference always computes everything
+    options.pop("stopped_only", None)
+    options.pop("blockers", None)
 
     def ids(x):
         if x is None or isinstance(x, str):

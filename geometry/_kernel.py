@@ -637,23 +637,26 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     contrib = []
     # squares (and creatures) touching the point: up to four slots per event
     # slot (oc, orr) is the square (ix + oc, iy + orr); its cone seen from the point
+    es, ocs, ors = [], [], []
     for oc, orr in ((-1, -1), (0, -1), (-1, 0), (0, 0)):
-        need_x = oc == -1
-        need_y = orr == -1
-        sel = (gx | ~np.bool_(need_x)) & (gy | ~np.bool_(need_y)) & live
-        e = np.nonzero(sel)[0]
-        if len(e) == 0:
-            continue
-        cc, rr = ix[e] + oc, iy[e] + orr
-        f = _flags(prep, cc, rr)
-        has = f > 0
-        e, cc, rr, f = e[has], cc[has], rr[has], f[has]
-        if len(e) == 0:
-            continue
-        cre = _creatures(prep, cc, rr, att[line[e]], tgt[line[e]], ignore, f)
+        # slot (-1, .) exists only on a vertical grid line, (., -1) on a horizontal one
+        sel = (gx | (oc == 0)) & (gy | (orr == 0)) & live
+        e = np.flatnonzero(sel)
+        es.append(e)
+        ocs.append(np.full(len(e), oc))
+        ors.append(np.full(len(e), orr))
+    e = np.concatenate(es)
+    oc, orr = np.concatenate(ocs), np.concatenate(ors)
+    cc, rr = ix[e] + oc, iy[e] + orr
+    f = _flags(prep, cc, rr)
+    # squares that can close a side: solid, low, or holding a creature (the
+    # stopped-only windows ask about the blocking class alone: solid)
+    has = (f & (7 if relevant == 0xFF else 1)) > 0
+    e, cc, rr, f, oc, orr = e[has], cc[has], rr[has], f[has], oc[has], orr[has]
+    if len(e):
         egx, egy = gx[e], gy[e]
-        qsx = np.where(egx, 1 if oc == 0 else -1, 0)  # 0: this axis unconstrained
-        qsy = np.where(egy, 1 if orr == 0 else -1, 0)
+        qsx = np.where(egx, np.where(oc == 0, 1, -1), 0)  # 0: this axis unconstrained
+        qsy = np.where(egy, np.where(orr == 0, 1, -1), 0)
         c1x, c1y, c2x, c2y = _cone(qsx, qsy)
         full = ~egx & ~egy
         mA, mB = _cone_sides(e, full, c1x, c1y, c2x, c2y, ddx, ddy, arcs, is_special)
@@ -662,11 +665,13 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
         for s_, cls, kind in ((solid, BLK, SOLID_K), (lowf, LOWC, LOW_K)):
             if s_.any():
                 contrib.append((e[s_], cls, kind, REF_SQUARE, cc[s_], rr[s_], mA[s_], mB[s_]))
-        for layer in cre:
-            s_ = layer >= 0
-            if s_.any():
-                contrib.append((e[s_], CRE, CREATURE_K, REF_CREATURE, layer[s_], -1,
-                                mA[s_], mB[s_]))
+        if relevant == 0xFF:
+            cre = _creatures(prep, cc, rr, att[line[e]], tgt[line[e]], ignore, f)
+            for layer in cre:
+                s_ = layer >= 0
+                if s_.any():
+                    contrib.append((e[s_], CRE, CREATURE_K, REF_CREATURE, layer[s_], -1,
+                                    mA[s_], mB[s_]))
     # grid walls at the point
     wall_ev, wall_j, wdx, wdy = _grid_walls_at(prep, ev, gx, gy, ix, iy)
     # free walls at the point

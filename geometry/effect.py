@@ -13,6 +13,9 @@ Method
 1. **Fast accept.**  The drawn lines (pf1e corner-to-corner and the
    centre-to-centre line; from an origin, the lines to the target's corners
    and centre) are traced in one call; one that is not stopped decides.
+   A caller that has already traced every corner-to-corner line and found
+   them all stopped skips this step (``drawn_stopped=True``): the exact
+   search alone decides, so the answer is the same either way.
 2. **Exact search.**  Otherwise a free segment can be slid and turned until
    it touches two *critical points*: corners of the two spaces, the corners
    where solid squares turn (a vertex with 1 or 3 solid squares around it, or
@@ -20,8 +23,13 @@ Method
    next to where a blocking wall crosses an edge of either space, all in the
    bounding box of the two spaces.  For every pair of them the line through
    both is clipped to its part from the shooter's space to the target's
-   space, and all these segments are traced in one call.  From an origin the
-   candidate lines run through the origin and one critical point.
+   space, and all these segments are traced in one call (``stopped_only``;
+   a pair's duplicate segments once; for many pairs, one call per
+   :data:`MAX_SEGMENTS` segments, so memory stays bounded).  From an origin
+   the candidate lines run through the origin and one critical point.
+
+The blocking walls and the vertices where solid squares turn are found once
+per map and cached on the map object (like the trace kernel's tables).
 
 The trace engine reads coordinates on the 1/1024 lattice, so a candidate line
 is traced exactly when it has a lattice point in each space (always so for
@@ -45,15 +53,19 @@ from lineoffire.maps.model import SCALE, SOLID, BattleMap, Creature, MapError
 from .lines import corner_to_corner, centre_line, origin_lines, space_rect
 from .trace import trace
 
-__all__ = ["line_of_effect", "line_of_effect_many", "effect_witness"]
+__all__ = ["MAX_SEGMENTS", "line_of_effect", "line_of_effect_many", "effect_witness"]
 
 Rect = tuple[int, int, int, int]
+
+#: Candidate segments traced per call of the exact search over many pairs.
+MAX_SEGMENTS = 1 << 17
 
 
 # ------------------------------------------------------------------ public
 def line_of_effect(bmap: BattleMap, attacker: Creature | str | int | None,
                    target: Creature | str | int | None = None, *,
-                   origin: npt.ArrayLike | None = None) -> bool:
+                   origin: npt.ArrayLike | None = None,
+                   drawn_stopped: bool = False) -> bool:
     """Whether ``attacker`` (or an area's ``origin``) has line of effect to ``target``.
 
     Parameters
@@ -63,6 +75,10 @@ def line_of_effect(bmap: BattleMap, attacker: Creature | str | int | None,
         With ``origin`` given the attacker is ignored (may be None).
     origin : (x, y), optional
         An area effect's point of origin (a free point, snapped to 1/1024).
+    drawn_stopped : bool
+        The caller has traced every corner-to-corner line of the pair and
+        found them all stopped: skip the fast accept (same answer, less
+        work).  Not for area effects.
 
     Returns
     -------
@@ -95,12 +111,14 @@ def line_of_effect(bmap: BattleMap, attacker: Creature | str | int | None,
     >>> line_of_effect(m.with_walls([]), "A", "B")
     True
     """
-    return effect_witness(bmap, attacker, target, origin=origin) is not None
+    return effect_witness(bmap, attacker, target, origin=origin,
+                          drawn_stopped=drawn_stopped) is not None
 
 
 def effect_witness(bmap: BattleMap, attacker: Creature | str | int | None,
                    target: Creature | str | int | None = None, *,
-                   origin: npt.ArrayLike | None = None) -> np.ndarray | None:
+                   origin: npt.ArrayLike | None = None,
+                   drawn_stopped: bool = False) -> np.ndarray | None:
     """A segment ``[x0, y0, x1, y1]`` that proves line of effect, or None (total cover).
 
     The segment starts in the attacker's closed space (or at ``origin``) and
@@ -108,11 +126,15 @@ def effect_witness(bmap: BattleMap, attacker: Creature | str | int | None,
     the two spaces overlap (tiny creatures sharing a square) the segment is
     the diagonal of the shared square.  Parameters as :func:`line_of_effect`.
     """
+    _check_flag(drawn_stopped, "drawn_stopped")
     if target is None:
         raise TypeError("line_of_effect needs a target (a creature or its id)")
     ti = _creature_index(bmap, target, "target")
     trect = _units_rect(bmap.creatures[ti])
     if origin is not None:
+        if drawn_stopped:
+            raise ValueError("drawn_stopped applies to a shooter and a target, not to an "
+                             "area effect's origin")
         o = _origin_units(bmap, origin)
         return _origin_witness(bmap, o, ti, trect)
     if attacker is None:
@@ -121,21 +143,31 @@ def effect_witness(bmap: BattleMap, attacker: Creature | str | int | None,
     if ai == ti:
         raise ValueError(f"attacker and target are the same creature "
                          f"({bmap.creatures[ai].id!r})")
-    segs, owners = _pair_segments(bmap, [(ai, ti)], exact=False)
-    hit = _first_clear(bmap, segs, owners, [(ai, ti)])
-    if hit[0] is not None:
-        return hit[0]
-    segs, owners = _pair_segments(bmap, [(ai, ti)], exact=True)
-    return _first_clear(bmap, segs, owners, [(ai, ti)])[0]
+    if not drawn_stopped:
+        hit = _search(bmap, [(ai, ti)], exact=False)[0]
+        if hit is not None:
+            return hit
+    return _search(bmap, [(ai, ti)], exact=True)[0]
 
 
 def line_of_effect_many(bmap: BattleMap,
-                        pairs: Iterable[tuple[Creature | str | int, Creature | str | int]]
-                        ) -> np.ndarray:
+                        pairs: Iterable[tuple[Creature | str | int, Creature | str | int]],
+                        *, drawn_stopped: bool = False) -> np.ndarray:
     """Line of effect for many ``(attacker, target)`` pairs (indices, ids or creatures).
 
     The fast-accept lines of every pair are traced in one call, then the
-    exact candidates of the undecided pairs in one more.
+    exact candidates of the undecided pairs together (one trace call per
+    :data:`MAX_SEGMENTS` candidate segments).  The answers are those of
+    :func:`line_of_effect` pair by pair.
+
+    Parameters
+    ----------
+    bmap : BattleMap
+    pairs : iterable of (attacker, target)
+    drawn_stopped : bool
+        Every pair's corner-to-corner lines are known to be stopped (the
+        caller traced them): skip the fast accept and run the exact search
+        for all pairs at once.
 
     Returns
     -------
@@ -156,7 +188,10 @@ def line_of_effect_many(bmap: BattleMap,
     ...                                {"id": "C", "x": 4, "y": 1}])
     >>> line_of_effect_many(m, [("A", "B"), ("B", "C"), (2, 0)]).tolist()
     [False, True, False]
+    >>> line_of_effect_many(m, [("A", "B"), (2, 0)], drawn_stopped=True).tolist()
+    [False, False]
     """
+    _check_flag(drawn_stopped, "drawn_stopped")
     idx: list[tuple[int, int]] = []
     for n, pair in enumerate(pairs):
         try:
@@ -174,14 +209,12 @@ def line_of_effect_many(bmap: BattleMap,
     out = np.zeros(len(idx), dtype=bool)
     if not idx:
         return out
-    segs, owners = _pair_segments(bmap, idx, exact=False)
-    found = _first_clear(bmap, segs, owners, idx)
-    out[:] = [w is not None for w in found]
-    todo = np.flatnonzero(~out)
+    todo = np.arange(len(idx))
+    if not drawn_stopped:
+        out[:] = [w is not None for w in _search(bmap, idx, exact=False)]
+        todo = np.flatnonzero(~out)
     if len(todo):
-        sub = [idx[i] for i in todo]
-        segs, owners = _pair_segments(bmap, sub, exact=True)
-        found = _first_clear(bmap, segs, owners, sub)
+        found = _search(bmap, [idx[i] for i in todo.tolist()], exact=True)
         out[todo] = [w is not None for w in found]
     return out
 
@@ -227,76 +260,145 @@ def _overlap(a: Rect, b: Rect) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _first_clear(bmap: BattleMap, segs: np.ndarray, owners: np.ndarray,
-                 pairs: Sequence[tuple[int, int]]) -> list[np.ndarray | None]:
-    """Trace ``segs`` (units) in one call; per pair the first unstopped one (squares)."""
+def _check_flag(value: Any, name: str) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__} ({value!r})")
+
+
+def _search(bmap: BattleMap, pairs: Sequence[tuple[int, int]], *, exact: bool
+            ) -> list[np.ndarray | None]:
+    """Per pair the first unstopped candidate (squares), or None.
+
+    ``exact=False`` traces the drawn lines (fast accept), ``exact=True`` the
+    exact search's candidates.  Candidates of many pairs are traced together,
+    at most about :data:`MAX_SEGMENTS` per trace call; a pair whose witness
+    was found leaves its remaining candidates untraced.
+    """
     out: list[np.ndarray | None] = [None] * len(pairs)
-    if len(segs) == 0:
-        return out
-    att = np.array([pairs[o][0] for o in owners], dtype=np.int64)
-    tgt = np.array([pairs[o][1] for o in owners], dtype=np.int64)
-    batch = trace(bmap, segs / SCALE, attacker=att, target=tgt, stopped_only=True)
-    clear = ~np.asarray(batch.stopped, dtype=bool)
-    for k in np.flatnonzero(clear):
-        o = int(owners[k])
-        if out[o] is None:
-            out[o] = segs[k] / SCALE
+    prep = _effect_prep(bmap) if exact else None
+    pending: list[tuple[int, np.ndarray]] = []
+    size = 0
+    for n, (ai, ti) in enumerate(pairs):
+        segs = _pair_segments(bmap, ai, ti, prep)
+        for s in range(0, len(segs), MAX_SEGMENTS):
+            piece = segs[s:s + MAX_SEGMENTS]
+            pending.append((n, piece))
+            size += len(piece)
+            if size >= MAX_SEGMENTS:
+                _trace_pending(bmap, pending, pairs, out)
+                pending, size = [], 0
+    if pending:
+        _trace_pending(bmap, pending, pairs, out)
     return out
 
 
-def _pair_segments(bmap: BattleMap, pairs: Sequence[tuple[int, int]], *, exact: bool
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Candidate segments (units, shape (M, 4)) of every pair and their pair index."""
-    chunks, owners = [], []
-    for n, (ai, ti) in enumerate(pairs):
-        a, t = bmap.creatures[ai], bmap.creatures[ti]
-        srect, trect = _units_rect(a), _units_rect(t)
-        if _overlap(srect, trect):
-            # Shared interior: the diagonal of the shared part is wholly inside both.
-            x0, y0 = max(srect[0], trect[0]), max(srect[1], trect[1])
-            x1, y1 = min(srect[2], trect[2]), min(srect[3], trect[3])
-            segs = np.array([[x0, y0, x1, y1]], dtype=np.int64)
-        elif not exact:
-            lines, _, _ = corner_to_corner(a, t)
-            drawn = np.concatenate([lines.reshape(-1, 4), centre_line(a, t)[None, :]])
-            # neighbouring target squares share corners: trace each line once
-            segs = np.unique(np.rint(drawn * SCALE).astype(np.int64), axis=0)
+def _trace_pending(bmap: BattleMap, pending: list[tuple[int, np.ndarray]],
+                   pairs: Sequence[tuple[int, int]], out: list[np.ndarray | None]) -> None:
+    """Trace the pending candidates (units) in one call; record each pair's first clear one."""
+    pending = [(n, segs) for n, segs in pending if out[n] is None and len(segs)]
+    if not pending:
+        return
+    segs = np.concatenate([p[1] for p in pending])
+    owners = np.concatenate([np.full(len(p[1]), p[0], dtype=np.int64) for p in pending])
+    who = np.array(pairs, dtype=np.int64)[owners]
+    batch = trace(bmap, segs / SCALE, attacker=who[:, 0], target=who[:, 1], stopped_only=True)
+    clear = np.flatnonzero(~np.asarray(batch.stopped, dtype=bool))
+    for k in clear.tolist():
+        o = int(owners[k])
+        if out[o] is None:
+            out[o] = segs[k] / SCALE
+
+
+def _pair_segments(bmap: BattleMap, ai: int, ti: int, prep: "_EffectPrep | None"
+                   ) -> np.ndarray:
+    """One pair's segments (units, ``(M, 4)``, no duplicates): the drawn lines
+    (``prep`` None) or the exact search's candidates."""
+    a, t = bmap.creatures[ai], bmap.creatures[ti]
+    srect, trect = _units_rect(a), _units_rect(t)
+    if _overlap(srect, trect):
+        # Shared interior: the diagonal of the shared part is wholly inside both.
+        x0, y0 = max(srect[0], trect[0]), max(srect[1], trect[1])
+        x1, y1 = min(srect[2], trect[2]), min(srect[3], trect[3])
+        return np.array([[x0, y0, x1, y1]], dtype=np.int64)
+    if prep is None:
+        lines, _, _ = corner_to_corner(a, t)
+        drawn = np.concatenate([lines.reshape(-1, 4), centre_line(a, t)[None, :]])
+        segs = np.rint(drawn * SCALE).astype(np.int64)
+    else:
+        pts = _critical_points(bmap, srect, trect, prep=prep)
+        segs = _pair_lines(pts, srect, trect)
+    # collinear critical points give the same segment many times: trace each once
+    segs = _unique_rows(segs[_valid(segs, srect, trect)])
+    return segs
+
+
+def _unique_rows(segs: np.ndarray) -> np.ndarray:
+    """The distinct rows of an int64 ``(M, 4)`` array, sorted."""
+    if len(segs) < 2:
+        return segs
+    order = np.lexsort(segs.T[::-1])
+    s = segs[order]
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = (s[1:] != s[:-1]).any(axis=1)
+    return s[keep]
+
+
+# ------------------------------------------------------- per-map cache
+class _EffectPrep:
+    """What every search on one map reads: blocking walls and solid-square turns.
+
+    ``walls``: segments (units, ``(W, 4)``) of walls and closed doors, with
+    their bounding boxes ``wx0, wy0, wx1, wy1``; ``turns[y, x]``: the grid
+    vertex ``(x, y)`` has 1 or 3 solid squares around it, or 2 meeting
+    diagonally (squares off the map count as open).
+    """
+
+    def __init__(self, bmap: BattleMap):
+        rows = [
+            (*p, *q)
+            for wall in bmap.walls if wall.obstacle_class == "blocking"
+            for p, q in wall.segments
+        ]
+        if rows:
+            self.walls = np.rint(np.array(rows, dtype=np.float64) * SCALE).astype(np.int64)
         else:
-            pts = _critical_points(bmap, srect, trect)
-            segs = _pair_lines(pts, srect, trect)
-        segs = segs[_valid(segs, srect, trect)]
-        chunks.append(segs)
-        owners.append(np.full(len(segs), n, dtype=np.int64))
-    return np.concatenate(chunks), np.concatenate(owners)
+            self.walls = np.empty((0, 4), dtype=np.int64)
+        w = self.walls
+        self.wx0 = np.minimum(w[:, 0], w[:, 2])
+        self.wx1 = np.maximum(w[:, 0], w[:, 2])
+        self.wy0 = np.minimum(w[:, 1], w[:, 3])
+        self.wy1 = np.maximum(w[:, 1], w[:, 3])
+        pad = np.zeros((bmap.height + 2, bmap.width + 2), dtype=bool)
+        pad[1:-1, 1:-1] = bmap.squares == SOLID
+        nw, ne, sw, se = pad[:-1, :-1], pad[:-1, 1:], pad[1:, :-1], pad[1:, 1:]
+        count = nw.astype(np.int8) + ne + sw + se
+        self.turns = (count == 1) | (count == 3) | ((count == 2) & (nw == se))
+
+
+def _effect_prep(bmap: BattleMap) -> _EffectPrep:
+    """The cached :class:`_EffectPrep` of ``bmap``, rebuilt when its squares
+    array or wall list is replaced or the list changes length (as
+    :func:`lineoffire.geometry._prep.prep_for`)."""
+    key = (bmap.squares, bmap.walls, len(bmap.walls))
+    cached = getattr(bmap, "_lof_effect", None)
+    if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1] \
+            and cached[0][2] == key[2]:
+        return cached[1]
+    prep = _EffectPrep(bmap)
+    try:
+        object.__setattr__(bmap, "_lof_effect", (key, prep))
+    except AttributeError:
+        pass
+    return prep
 
 
 # ------------------------------------------------------- critical points
-def _blocking_segments(bmap: BattleMap) -> np.ndarray:
-    """Segments (units, (W, 4)) of walls and closed doors."""
-    rows = [
-        (*p, *q)
-        for wall in bmap.walls if wall.obstacle_class == "blocking"
-        for p, q in wall.segments
-    ]
-    if not rows:
-        return np.empty((0, 4), dtype=np.int64)
-    return np.rint(np.array(rows, dtype=np.float64) * SCALE).astype(np.int64)
-
-
-def _solid_turns(bmap: BattleMap, box: Rect) -> np.ndarray:
+def _solid_turns(prep: _EffectPrep, box: Rect) -> np.ndarray:
     """Grid vertices in ``box`` (units) where the solid squares turn, ``(K, 2)`` units."""
-    X0, Y0 = box[0] // SCALE, box[1] // SCALE
-    X1, Y1 = -(-box[2] // SCALE), -(-box[3] // SCALE)
-    X0, Y0 = max(X0, 0), max(Y0, 0)
-    X1, Y1 = min(X1, bmap.width), min(Y1, bmap.height)
-    # Solid flags of squares (X0 - 1 .. X1, Y0 - 1 .. Y1), off-map squares open.
-    pad = np.zeros((bmap.height + 2, bmap.width + 2), dtype=bool)
-    pad[1:-1, 1:-1] = bmap.squares == SOLID
-    win = pad[Y0 : Y1 + 2, X0 : X1 + 2]
-    nw, ne, sw, se = win[:-1, :-1], win[:-1, 1:], win[1:, :-1], win[1:, 1:]
-    count = nw.astype(np.int8) + ne + sw + se
-    turn = (count == 1) | (count == 3) | ((count == 2) & (nw == se))
-    ys, xs = np.nonzero(turn)
+    h, w = prep.turns.shape
+    X0, Y0 = max(box[0] // SCALE, 0), max(box[1] // SCALE, 0)
+    X1, Y1 = min(-(-box[2] // SCALE), w - 1), min(-(-box[3] // SCALE), h - 1)
+    ys, xs = np.nonzero(prep.turns[Y0:Y1 + 1, X0:X1 + 1])
     return np.stack([xs + X0, ys + Y0], axis=1).astype(np.int64) * SCALE
 
 
@@ -331,8 +433,11 @@ def _edge_crossings(walls: np.ndarray, rect: Rect) -> np.ndarray:
 
 
 def _critical_points(bmap: BattleMap, srect: Rect, trect: Rect | None,
-                     origin: tuple[int, int] | None = None) -> np.ndarray:
+                     origin: tuple[int, int] | None = None, *,
+                     prep: _EffectPrep | None = None) -> np.ndarray:
     """Critical points (units, unique, ``(K, 2)``) in the closed convex hull of the spaces."""
+    if prep is None:
+        prep = _effect_prep(bmap)
     rects = [r for r in (srect, trect) if r is not None]
     xs = [r[0] for r in rects] + [r[2] for r in rects]
     ys = [r[1] for r in rects] + [r[3] for r in rects]
@@ -342,17 +447,12 @@ def _critical_points(bmap: BattleMap, srect: Rect, trect: Rect | None,
     box = (min(xs), min(ys), max(xs), max(ys))
     pts = [np.array([[r[0], r[1]], [r[2], r[1]], [r[0], r[3]], [r[2], r[3]]], dtype=np.int64)
            for r in rects]
-    pts.append(_solid_turns(bmap, box))
-    walls = _blocking_segments(bmap)
-    if len(walls):
-        wx0 = np.minimum(walls[:, 0], walls[:, 2])
-        wx1 = np.maximum(walls[:, 0], walls[:, 2])
-        wy0 = np.minimum(walls[:, 1], walls[:, 3])
-        wy1 = np.maximum(walls[:, 1], walls[:, 3])
-        near = (wx0 <= box[2]) & (box[0] <= wx1) & (wy0 <= box[3]) & (box[1] <= wy1)
-        walls = walls[near]
-        ends = walls.reshape(-1, 2)
-        pts.append(ends)
+    pts.append(_solid_turns(prep, box))
+    if len(prep.walls):
+        near = ((prep.wx0 <= box[2]) & (box[0] <= prep.wx1)
+                & (prep.wy0 <= box[3]) & (box[1] <= prep.wy1))
+        walls = prep.walls[near]
+        pts.append(walls.reshape(-1, 2))
         for r in rects:
             pts.append(_edge_crossings(walls, r))
     allpts = np.concatenate(pts)
@@ -571,10 +671,11 @@ def _origin_witness(bmap: BattleMap, o: tuple[int, int], ti: int, trect: Rect
             pts = pts[(pts[:, 0] != ox) | (pts[:, 1] != oy)]
             p = np.broadcast_to(np.array(o, dtype=np.int64), pts.shape)
             segs = _lines_to_segments(p, pts, trect, trect, from_p=True)
-        segs = segs[_valid(segs, None, trect)]
+        segs = _unique_rows(segs[_valid(segs, None, trect)])
         if len(segs) == 0:
             continue
-        batch = trace(bmap, segs / SCALE, attacker=None, target=bmap.creatures[ti].id)
+        batch = trace(bmap, segs / SCALE, attacker=None, target=bmap.creatures[ti].id,
+                      stopped_only=True)
         clear = np.flatnonzero(~np.asarray(batch.stopped, dtype=bool))
         if len(clear):
             return segs[clear[0]] / SCALE

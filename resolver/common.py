@@ -36,6 +36,7 @@ __all__ = [
     "providers_of",
     "line_json",
     "proves_line_of_effect",
+    "effect_search_needed",
     "total_cover",
     "piece_distance",
     "piece_height",
@@ -323,24 +324,50 @@ def proves_line_of_effect(segment: Sequence[float], tr: LineTrace,
     return True
 
 
+def effect_search_needed(segments: np.ndarray, traces: Sequence[LineTrace],
+                         attacker: Creature | None, target: Creature,
+                         origin: tuple[float, float] | None = None) -> bool:
+    """Whether :func:`total_cover` must run the exact line-of-effect search:
+    no drawn line proves line of effect (:func:`proves_line_of_effect`).
+
+    Rulesets tell a caller that batches the searches (the cover matrix)
+    which pairs need one with this very test, so both agree.
+    """
+    rects = [target.rect] if attacker is None or origin is not None else [attacker.rect, target.rect]
+    return not any(proves_line_of_effect(seg, tr, rects) for seg, tr in zip(segments, traces))
+
+
 def total_cover(bmap: BattleMap, segments: np.ndarray, traces: Sequence[LineTrace],
                 attacker: Creature | None, target: Creature,
-                origin: tuple[float, float] | None = None) -> bool:
+                origin: tuple[float, float] | None = None, *,
+                line_of_effect: bool | None = None, drawn_stopped: bool = False) -> bool:
     """Whether ``target`` has total cover: no line of effect (SPEC section 4).
 
     Cheap when some drawn line proves line of effect; otherwise the exact
     search of :func:`lineoffire.geometry.effect.line_of_effect` decides.
     With an ``origin`` (area effects) line of effect is from that point.
+
+    Parameters
+    ----------
+    line_of_effect : bool, optional
+        The answer of the search, found by the caller (the cover matrix
+        searches many pairs at once): used as it is, nothing is searched.
+    drawn_stopped : bool
+        ``segments`` are every corner-to-corner line of the pair (pf1e): when
+        the search runs it skips tracing them again.
     """
-    rects = [target.rect] if attacker is None or origin is not None else [attacker.rect, target.rect]
-    for seg, tr in zip(segments, traces):
-        if proves_line_of_effect(seg, tr, rects):
-            return False
-    from lineoffire.geometry.effect import line_of_effect
+    if line_of_effect is not None:
+        if not isinstance(line_of_effect, (bool, np.bool_)):
+            raise TypeError(f"line_of_effect must be True, False or None, not "
+                            f"{type(line_of_effect).__name__} ({line_of_effect!r})")
+        return not line_of_effect
+    if not effect_search_needed(segments, traces, attacker, target, origin):
+        return False
+    from lineoffire.geometry.effect import line_of_effect as search
 
     if origin is not None:
-        return not line_of_effect(bmap, None, target.id, origin=origin)
-    return not line_of_effect(bmap, attacker.id, target.id)
+        return not search(bmap, None, target.id, origin=origin)
+    return not search(bmap, attacker.id, target.id, drawn_stopped=drawn_stopped)
 
 
 # --------------------------------------------------------------- pieces

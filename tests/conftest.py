@@ -13,11 +13,20 @@ tests can ``from reference import ...``.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
+# The tests run against the installed package.  The checkout's own folders
+# (``lineoffire/`` holds only the public face; the engine lives in ``maps/``,
+# ``geometry/`` and ``resolver/``) must not shadow it: ``python -m pytest``
+# puts the current folder first on sys.path, so take the checkout out, here
+# and, through PYTHONSAFEPATH, in the ``python -m lineoffire`` subprocesses.
+_ROOT = Path(__file__).resolve().parent.parent
+sys.path[:] = [p for p in sys.path if Path(p or os.curdir).resolve() != _ROOT]
+os.environ["PYTHONSAFEPATH"] = "1"
 sys.path.insert(0, str(Path(__file__).parent))
 
 from reference import reference_traces  # noqa: E402

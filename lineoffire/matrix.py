@@ -5,8 +5,12 @@ range, asks the ruleset for the lines of a *chunk* of pairs at once
 (``plan``), traces all their lines in **one** call of
 :func:`lineoffire.geometry.trace` (identical lines with the same attachment
 are traced once), and lets the ruleset decide each pair from its slice of
-the traces (``decide``).  The answers are exactly those of the ruleset's
-single-pair ``resolve``.  Memory is bounded by the chunk size, whatever the
+the traces (``decide``).  Pairs whose drawn lines all fail to prove line
+of effect (SPEC section 4) need the exact search; the chunk's searches run
+together (:func:`lineoffire.geometry.effect.line_of_effect_many`), once per
+unordered pair since line of effect is symmetric (the pairs are chunked
+with ``(a, t)`` next to ``(t, a)``), and ``decide`` is told the answers.
+The answers are exactly those of the ruleset's single-pair ``resolve``.  Memory is bounded by the chunk size, whatever the
 number of pairs; per pair only a cover code (int8) and a bonus are kept,
 plus the full answer when asked for (JSON output).
 
@@ -381,27 +385,39 @@ def _trace_plans(bmap: BattleMap, plans: Sequence[Any]) -> tuple[list[list[LineT
     return out, planned, traced
 
 
-def _known_line_of_effect(bmap: BattleMap, mod: Any, pairs: list[tuple[int, int]],
-                          traces: list[list[LineTrace]]) -> dict[tuple[int, int], bool] | None:
-    """Line of effect of the chunk's pairs whose drawn lines are all stopped, found
-    in one batched search, when the ruleset's ``decide`` takes it as
+def _known_line_of_effect(bmap: BattleMap, mod: Any, plans: Sequence[Any],
+                          traces: list[list[LineTrace]]) -> list[bool | None] | None:
+    """Line of effect of the chunk's pairs that need the exact search, found in
+    batched searches, when the ruleset's ``decide`` takes it as
     ``line_of_effect=`` (else None: ``decide`` searches pair by pair).
 
-    Those are exactly the pairs for which ``decide`` would search; line of
-    effect is symmetric, so ``(a, t)`` and ``(t, a)`` are searched once.
+    The ruleset's ``effect_search(bmap, plan, traces)`` names the pairs
+    ``decide`` would search for (no drawn line proves line of effect) and
+    whether their drawn lines were every corner-to-corner line (then the
+    search skips tracing them again).  Line of effect is symmetric, so
+    ``(a, t)`` and ``(t, a)`` are searched once.  Per pair: a bool, or None
+    where no search is needed.
     """
-    if not _takes_line_of_effect(mod.decide):
+    ask = getattr(mod, "effect_search", None)
+    if ask is None or not _takes_line_of_effect(mod.decide):
         return None
-    todo = {(min(a, t), max(a, t)) for (a, t), tr in zip(pairs, traces)
-            if tr and all(x.stopped for x in tr)}
-    if not todo:
-        return {}
+    wanted = [ask(bmap, p, tr) for p, tr in zip(plans, traces)]
+    groups: dict[bool, set[tuple[int, int]]] = {}
+    for w in wanted:
+        if w is not None:
+            a, t, drawn_stopped = w
+            groups.setdefault(bool(drawn_stopped), set()).add((min(a, t), max(a, t)))
+    if not groups:
+        return [None] * len(plans)
     from lineoffire.geometry.effect import line_of_effect_many
 
-    order = sorted(todo)
-    found = dict(zip(order, line_of_effect_many(bmap, order).tolist()))
-    return {(a, t): found[(min(a, t), max(a, t))] for a, t in pairs
-            if (min(a, t), max(a, t)) in found}
+    found: dict[tuple[int, int, bool], bool] = {}
+    for drawn_stopped, keys in groups.items():
+        order = sorted(keys)
+        answers = line_of_effect_many(bmap, order, drawn_stopped=drawn_stopped).tolist()
+        found.update({(a, t, drawn_stopped): v for (a, t), v in zip(order, answers)})
+    return [None if w is None else found[(min(w[0], w[1]), max(w[0], w[1]), bool(w[2]))]
+            for w in wanted]
 
 
 def _takes_line_of_effect(func: Callable[..., Any]) -> bool:
@@ -425,7 +441,7 @@ def _run_chunk(bmap: BattleMap, rules: str, ids: Sequence[str], a_idx: np.ndarra
     pairs = list(zip(a_idx.tolist(), t_idx.tolist()))
     plans = [mod.plan(bmap, ids[a], ids[t], attack=attack, options=options) for a, t in pairs]
     traces, planned, traced = _trace_plans(bmap, plans)
-    known = _known_line_of_effect(bmap, mod, pairs, traces)
+    known = _known_line_of_effect(bmap, mod, plans, traces)
     codes = np.empty(len(pairs), dtype=np.int8)
     bonus = np.empty(len(pairs), dtype=np.int16)
     answers: list | None = [] if keep_answers else None
@@ -433,7 +449,7 @@ def _run_chunk(bmap: BattleMap, rules: str, ids: Sequence[str], a_idx: np.ndarra
         if known is None:
             ans = mod.decide(bmap, p, tr)
         else:
-            ans = mod.decide(bmap, p, tr, line_of_effect=known.get(pairs[k]))
+            ans = mod.decide(bmap, p, tr, line_of_effect=known[k])
         cover = ans["cover"]
         if cover not in names:
             raise ValueError(f"the {rules} rules answered cover {cover!r} for "
@@ -624,6 +640,10 @@ def evaluate_pairs(
         raise ValueError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     ids = [c.id for c in bmap.creatures]
     n = len(a_all)
+    # Mirrored pairs side by side, so that a chunk searches their line of
+    # effect once; the results go back to the given order at the end.
+    order = np.lexsort((a_all > t_all, np.maximum(a_all, t_all), np.minimum(a_all, t_all)))
+    a_all, t_all = a_all[order], t_all[order]
     parts: list[Any] = []
     if client is None:
         for s, e in _chunks(n, int(chunk_size)):
@@ -634,9 +654,14 @@ def evaluate_pairs(
     else:
         parts = _run_on_dask(client, bmap, rules, ids, a_all, t_all, attack, options,
                              keep_answers, int(chunk_size), progress)
-    cover = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int8)
-    bonus = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int16)
-    answers = [a for p in parts for a in p[2]] if keep_answers else None
+    back = np.empty_like(order)
+    back[order] = np.arange(n)
+    cover = np.concatenate([p[0] for p in parts])[back] if parts else np.zeros(0, np.int8)
+    bonus = np.concatenate([p[1] for p in parts])[back] if parts else np.zeros(0, np.int16)
+    answers = None
+    if keep_answers:
+        flat = [a for p in parts for a in p[2]]
+        answers = [flat[k] for k in back.tolist()]
     return (cover, bonus, answers, sum(p[3] for p in parts), sum(p[4] for p in parts),
             len(parts))
 

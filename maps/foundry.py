@@ -39,12 +39,11 @@ rectangle are skipped and listed in ``bmap.meta["tokens_outside"]`` (option
 
 from __future__ import annotations
 
-import json
 import math
-from pathlib import Path
 from typing import Any
 
 from ._joins import RawWall, finish_walls
+from ._importing import number, read_json_object, short
 from .model import RESERVED_IDS, BattleMap, Creature, MapError
 
 __all__ = ["load_foundry", "LIMITED_MODES", "TOKEN_SIZES", "TEAMS"]
@@ -71,22 +70,8 @@ _SIGHT = {
 _FEET_UNITS = {"ft", "ft.", "feet", "foot"}
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise MapError(f"{where} must be a number, not {type(value).__name__} {_short(value)}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise MapError(f"{where} must be a finite number, not {value!r}")
-    return v
-
-
 def _positive(value: Any, where: str) -> float:
-    v = _number(value, where)
+    v = number(value, where)
     if v <= 0:
         raise MapError(f"{where} must be positive, not {value!r}")
     return v
@@ -95,27 +80,12 @@ def _positive(value: Any, where: str) -> float:
 def _code(value: Any, allowed: dict, where: str) -> Any:
     if isinstance(value, bool) or value not in allowed:
         choices = ", ".join(str(k) for k in allowed)
-        raise MapError(f"{where} must be one of {choices}, not {_short(value)}")
+        raise MapError(f"{where} must be one of {choices}, not {short(value)}")
     return allowed[value]
 
 
 def _read(source: Any) -> tuple[dict, str, str | None]:
-    if isinstance(source, dict):
-        return source, "foundry scene", None
-    if not isinstance(source, (str, Path)):
-        raise TypeError(f"a Foundry scene must be a path or a dict, not {type(source).__name__}")
-    path = Path(source)
-    try:
-        data = json.loads(path.read_bytes())
-    except json.JSONDecodeError as exc:
-        raise MapError(
-            f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise MapError(f"{path}: not a UTF-8 JSON file ({exc.reason})") from None
-    if not isinstance(data, dict):
-        raise MapError(f"{path}: the top level must be a JSON object, not {type(data).__name__}")
-    return data, str(path), path.stem
+    return read_json_object(source, label='foundry scene', what='a Foundry scene', hint='')
 
 
 def _grid(data: dict, where: str) -> tuple[str, float, Any, Any, Any]:
@@ -204,7 +174,7 @@ def load_foundry(
     type_field = "grid.type" if layout == "v10+" else "gridType"
     if grid_type is not None and (isinstance(grid_type, bool) or grid_type != 1):
         raise MapError(
-            f"{where}: {type_field} is {_short(grid_type)}; only square grids (1) are supported"
+            f"{where}: {type_field} is {short(grid_type)}; only square grids (1) are supported"
         )
     for key in ("width", "height"):
         if key not in data:
@@ -212,7 +182,7 @@ def load_foundry(
     width_px = _positive(data["width"], f"{where}: width")
     height_px = _positive(data["height"], f"{where}: height")
     padding = data.get("padding", 0.25)
-    padding = 0.0 if padding is None else _number(padding, f"{where}: padding")
+    padding = 0.0 if padding is None else number(padding, f"{where}: padding")
     if not 0 <= padding <= 5:
         raise MapError(f"{where}: padding must be a fraction between 0 and 5, not {padding!r}")
     pad_x = math.ceil(padding * width_px * (1 / grid)) * grid
@@ -233,13 +203,13 @@ def load_foundry(
     for i, wall in enumerate(_list(data, "walls", where)):
         here = f"{where}: walls[{i}]"
         if not isinstance(wall, dict):
-            raise MapError(f"{here} must be an object, not {_short(wall)}")
+            raise MapError(f"{here} must be an object, not {short(wall)}")
         if "c" not in wall:
             raise MapError(f"{here}.c is missing")
         c = wall["c"]
         if not isinstance(c, list) or len(c) != 4:
-            raise MapError(f"{here}.c must be [x0, y0, x1, y1], not {_short(c)}")
-        x0, y0, x1, y1 = (_number(v, f"{here}.c[{j}]") for j, v in enumerate(c))
+            raise MapError(f"{here}.c must be [x0, y0, x1, y1], not {short(c)}")
+        x0, y0, x1, y1 = (number(v, f"{here}.c[{j}]") for j, v in enumerate(c))
         field = "sight" if "sight" in wall else "sense" if "sense" in wall else None
         if field is None:
             blocks = "block"
@@ -322,19 +292,19 @@ def _tokens(
     for i, token in enumerate(items):
         here = f"{where}: tokens[{i}]"
         if not isinstance(token, dict):
-            raise MapError(f"{here} must be an object, not {_short(token)}")
+            raise MapError(f"{here} must be an object, not {short(token)}")
         for key in ("x", "y"):
             if key not in token:
                 raise MapError(f"{here}.{key} is missing")
-        px = _number(token["x"], f"{here}.x")
-        py = _number(token["y"], f"{here}.y")
+        px = number(token["x"], f"{here}.x")
+        py = number(token["y"], f"{here}.y")
         size = _token_size(token, here)
         name = token.get("name")
         if name is not None and not isinstance(name, str):
-            raise MapError(f"{here}.name must be a string, not {_short(name)}")
+            raise MapError(f"{here}.name must be a string, not {short(name)}")
         tid = token.get("_id")
         if tid is not None and not isinstance(tid, str):
-            raise MapError(f"{here}._id must be a string, not {_short(tid)}")
+            raise MapError(f"{here}._id must be a string, not {short(tid)}")
         disp = token.get("disposition")
         team = None if disp is None else _code(disp, TEAMS, f"{here}.disposition")
         x = round((px - pad_x) / grid)

@@ -36,7 +36,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .model import SQUARE_CODES, BattleMap, Creature, MapError, MapTypeError, Wall
+from .model import (
+    CREATURE_FIELDS,
+    SQUARE_CODES,
+    WALL_FIELDS,
+    BattleMap,
+    Creature,
+    MapError,
+    MapTypeError,
+    Wall,
+)
 
 __all__ = [
     "FORMAT_NAME",
@@ -64,21 +73,6 @@ _TOP_FIELDS = (
     "squares",
     "walls",
     "creatures",
-)
-_WALL_FIELDS = ("kind", "points", "open", "height_ft")
-_CREATURE_FIELDS = (
-    "id",
-    "x",
-    "y",
-    "size",
-    "team",
-    "evasion",
-    "height_ft",
-    "traits",
-    "taken_cover",
-    "prone",
-    "dead",
-    "grappling",
 )
 
 
@@ -187,10 +181,10 @@ def from_json_dict(
             raise MapTypeError(f"{where}: {key} must be a list, not {_json_type(value)}")
     for i, wall in enumerate(walls):
         if isinstance(wall, dict):
-            _check_fields(wall, _WALL_FIELDS, where, f"walls[{i}].")
+            _check_fields(wall, WALL_FIELDS, where, f"walls[{i}].")
     for i, creature in enumerate(creatures):
         if isinstance(creature, dict):
-            _check_fields(creature, _CREATURE_FIELDS, where, f"creatures[{i}].")
+            _check_fields(creature, CREATURE_FIELDS, where, f"creatures[{i}].")
     image = obj.get("image")
     if image is not None:
         if not isinstance(image, str):

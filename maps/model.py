@@ -454,7 +454,7 @@ def _make_wall(wall: Any, w: int, h: int, where: str) -> Wall:
     if isinstance(wall, Wall):
         kind, points, is_open, height_ft = wall.kind, wall.points, wall.open, wall.height_ft
     elif isinstance(wall, dict):
-        unknown = set(wall) - {"kind", "points", "open", "height_ft"}
+        unknown = set(wall) - set(WALL_FIELDS)
         if unknown:
             raise MapError(f"{where}: unknown field(s) {', '.join(sorted(map(repr, unknown)))}")
         kind = wall.get("kind", "wall")
@@ -498,7 +498,8 @@ def _make_wall(wall: Any, w: int, h: int, where: str) -> Wall:
     return Wall(kind=kind, points=tuple(pts), open=is_open, height_ft=height_ft)
 
 
-_CREATURE_FIELDS = {
+#: The fields of a creature object, in the order the JSON format writes them.
+CREATURE_FIELDS: tuple[str, ...] = (
     "id",
     "x",
     "y",
@@ -511,7 +512,9 @@ _CREATURE_FIELDS = {
     "prone",
     "dead",
     "grappling",
-}
+)
+#: The fields of a thin-wall object.
+WALL_FIELDS: tuple[str, ...] = ("kind", "points", "open", "height_ft")
 
 
 def _make_creature(c: Any, where: str) -> Creature:
@@ -524,7 +527,7 @@ def _make_creature(c: Any, where: str) -> Creature:
         }
     if not isinstance(c, dict):
         raise MapTypeError(f"{where} must be an object, not {type(c).__name__}")
-    unknown = set(c) - _CREATURE_FIELDS
+    unknown = set(c) - set(CREATURE_FIELDS)
     if unknown:
         raise MapError(f"{where}: unknown field(s) {', '.join(sorted(map(repr, unknown)))}")
     for key in ("id", "x", "y"):

@@ -27,12 +27,11 @@ never decoded while loading; with ``image=True`` it is kept for rendering as
 from __future__ import annotations
 
 import base64
-import json
 import math
-from pathlib import Path
 from typing import Any, Callable
 
 from ._joins import RawWall, finish_walls
+from ._importing import number, read_json_object, short
 from .model import BattleMap, MapError
 
 __all__ = ["load_uvtt", "OBJECT_MODES", "WINDOW_MODES"]
@@ -51,29 +50,15 @@ _MAGIC: tuple[tuple[bytes, int, str], ...] = (
 )
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise MapError(f"{where} must be a number, not {type(value).__name__} {_short(value)}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise MapError(f"{where} must be a finite number, not {value!r}")
-    return v
-
-
 def _point(value: Any, where: str) -> tuple[float, float]:
     if isinstance(value, dict):
         for key in ("x", "y"):
             if key not in value:
                 raise MapError(f"{where}.{key} is missing")
-        return _number(value["x"], f"{where}.x"), _number(value["y"], f"{where}.y")
+        return number(value["x"], f"{where}.x"), number(value["y"], f"{where}.y")
     if isinstance(value, (list, tuple)) and len(value) == 2:
-        return _number(value[0], f"{where}[0]"), _number(value[1], f"{where}[1]")
-    raise MapError(f"{where} must be a point {{\"x\": .., \"y\": ..}}, not {_short(value)}")
+        return number(value[0], f"{where}[0]"), number(value[1], f"{where}[1]")
+    raise MapError(f"{where} must be a point {{\"x\": .., \"y\": ..}}, not {short(value)}")
 
 
 def _polylines(data: dict, key: str, where: str) -> list[list[tuple[float, float]]]:
@@ -115,26 +100,7 @@ def _lazy_image(encoded: str) -> tuple[Callable[[], bytes], str]:
 
 
 def _read(source: Any) -> tuple[dict, str, str | None]:
-    if isinstance(source, dict):
-        return source, "uvtt", None
-    if not isinstance(source, (str, Path)):
-        raise TypeError(
-            f"a Universal VTT map must be a path or a dict, not {type(source).__name__}"
-        )
-    path = Path(source)
-    raw = path.read_bytes()
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise MapError(
-            f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
-            "is the file truncated?"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise MapError(f"{path}: not a UTF-8 JSON file ({exc.reason})") from None
-    if not isinstance(data, dict):
-        raise MapError(f"{path}: the top level must be a JSON object, not {type(data).__name__}")
-    return data, str(path), path.stem
+    return read_json_object(source, label='uvtt', what='a Universal VTT map', hint='; is the file truncated?')
 
 
 def load_uvtt(
@@ -196,7 +162,7 @@ def load_uvtt(
     fmt = data.get("format")
     if fmt is not None:
         if isinstance(fmt, bool) or not isinstance(fmt, (int, float, str)):
-            raise MapError(f"{where}: format must be a number or a string, not {_short(fmt)}")
+            raise MapError(f"{where}: format must be a number or a string, not {short(fmt)}")
         if isinstance(fmt, str):
             try:
                 float(fmt)
@@ -207,7 +173,7 @@ def load_uvtt(
         raise MapError(f"{where}: resolution is missing (map_size and map_origin)")
     res = data["resolution"]
     if not isinstance(res, dict):
-        raise MapError(f"{where}: resolution must be an object, not {_short(res)}")
+        raise MapError(f"{where}: resolution must be an object, not {short(res)}")
     if "map_size" not in res:
         raise MapError(f"{where}: resolution.map_size is missing")
     size_x, size_y = _point(res["map_size"], f"{where}: resolution.map_size")
@@ -218,7 +184,7 @@ def load_uvtt(
     ox, oy = _point(origin, f"{where}: resolution.map_origin")
     ppg = res.get("pixels_per_grid")
     if ppg is not None:
-        ppg = _number(ppg, f"{where}: resolution.pixels_per_grid")
+        ppg = number(ppg, f"{where}: resolution.pixels_per_grid")
     width = max(1, math.ceil(round(size_x * 1024) / 1024))
     height = max(1, math.ceil(round(size_y * 1024) / 1024))
 
@@ -242,16 +208,16 @@ def load_uvtt(
     for i, portal in enumerate(portals):
         here = f"{where}: portals[{i}]"
         if not isinstance(portal, dict):
-            raise MapError(f"{here} must be an object, not {_short(portal)}")
+            raise MapError(f"{here} must be an object, not {short(portal)}")
         if "bounds" not in portal:
             raise MapError(f"{here}.bounds is missing")
         bounds = portal["bounds"]
         if not isinstance(bounds, list) or len(bounds) != 2:
-            raise MapError(f"{here}.bounds must be a list of 2 points, not {_short(bounds)}")
+            raise MapError(f"{here}.bounds must be a list of 2 points, not {short(bounds)}")
         seg = [_point(p, f"{here}.bounds[{j}]") for j, p in enumerate(bounds)]
         closed = portal.get("closed", True)
         if not isinstance(closed, bool):
-            raise MapError(f"{here}.closed must be true or false, not {_short(closed)}")
+            raise MapError(f"{here}.closed must be true or false, not {short(closed)}")
         if closed:
             raw.append(RawWall("door", shift(seg)))
         elif windows == "open":

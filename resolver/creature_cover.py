@@ -77,6 +77,7 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
+    effect_search_needed,
     get_creature,
     line_json,
     parse_options,
@@ -100,6 +101,7 @@ __all__ = [
     "stray_segment",
     "plan",
     "decide",
+    "effect_search",
     "resolve",
     "fire_line",
     "shots",
@@ -339,7 +341,8 @@ def _object_cover(bmap: BattleMap, shooter: Creature, tr: LineTrace,
     return bonus, cls, pieces, (pieces[0].t if pieces else math.inf)
 
 
-def _sight(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> _Sight:
+def _sight(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
+           line_of_effect: bool | None = None) -> _Sight:
     if len(traces) != len(plan):
         raise ValueError(f"the plan has {len(plan)} lines but {len(traces)} traces were given")
     shooter = bmap.creature(plan.meta["attacker"])
@@ -349,7 +352,7 @@ def _sight(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> _Sight:
     stray_tr = traces[1] if plan.meta["stray"] else None
 
     blocked = bool(front_tr.stopped) and total_cover(
-        bmap, plan.segments[:1], [front_tr], shooter, target)
+        bmap, plan.segments[:1], [front_tr], shooter, target, line_of_effect=line_of_effect)
     obj_bonus, obj_class, obj_pieces, obj_t = _object_cover(bmap, shooter, front_tr, blocked)
 
     front: list[_Front] = []
@@ -441,13 +444,37 @@ def _verdict(plan: Plan, sight: _Sight, traces: Sequence[LineTrace],
     }
 
 
-def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> dict[str, Any]:
+def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
+                  ) -> tuple[int, int, bool] | None:
+    """The line-of-effect search :func:`decide` would run for this plan, if any.
+
+    Returns ``(attacker index, target index, False)`` when the centre line
+    is stopped (a stopped line never proves line of effect), else None.
+    The last item (``drawn_stopped``) is False: only the centre line was
+    drawn, so the search keeps its fast accept.  A caller that searches
+    many pairs at once passes the answer back as ``decide(...,
+    line_of_effect=...)``.
+    """
+    if len(traces) != len(plan):
+        raise ValueError(f"the plan has {len(plan)} lines but {len(traces)} traces were given")
+    front = traces[0]
+    shooter = bmap.creature(plan.meta["attacker"])
+    target = bmap.creature(plan.meta["target"])
+    if not front.stopped or not effect_search_needed(plan.segments[:1], [front], shooter, target):
+        return None
+    return bmap.creature_index(shooter.id), bmap.creature_index(target.id), False
+
+
+def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
+           line_of_effect: bool | None = None) -> dict[str, Any]:
     """The cover verdict from a plan's traces (``cover`` first).
 
     Windows are over the target's Evasion from the map; without one their
-    ``from`` and ``to`` are None.
+    ``from`` and ``to`` are None.  ``line_of_effect``, when given, is whether
+    the attacker has line of effect to the target (found by the caller, see
+    :func:`effect_search`); None searches when the centre line is stopped.
     """
-    sight = _sight(bmap, plan, traces)
+    sight = _sight(bmap, plan, traces, line_of_effect=line_of_effect)
     return _verdict(plan, sight, traces, sight.target.evasion)
 
 

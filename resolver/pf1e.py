@@ -51,6 +51,7 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
+    effect_search_needed,
     get_creature,
     line_json,
     parse_attack_numbers,
@@ -63,7 +64,7 @@ from .common import (
     trace_plan,
 )
 
-__all__ = ["LEVELS", "OUTPUTS", "DEFAULT_OPTIONS", "plan", "decide", "resolve"]
+__all__ = ["LEVELS", "OUTPUTS", "DEFAULT_OPTIONS", "plan", "decide", "effect_search", "resolve"]
 
 RULES = "pf1e"
 
@@ -280,8 +281,38 @@ class _Judge:
         return bool(tr.stopped or tr.slit or tr.low)
 
 
-def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> dict[str, Any]:
-    """The pf1e answer for a plan from its traces (in the plan's line order)."""
+def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
+                  ) -> tuple[int, int, bool] | None:
+    """The line-of-effect search :func:`decide` would run for this plan, if any.
+
+    Returns ``(attacker index, target index, drawn_stopped)`` when no drawn
+    line proves line of effect (a zero-length line or a straight axis line
+    with both ends on the creatures' edges proves nothing), else None (also
+    for area effects, which :func:`decide` searches itself).
+    ``drawn_stopped`` is True where the drawn lines are every
+    corner-to-corner line (ranged and reach).  A caller that searches many
+    pairs at once passes the answer back as ``decide(...,
+    line_of_effect=...)``.
+    """
+    meta = plan.meta
+    if meta["origin"] is not None or meta["attacker"] is None:
+        return None
+    n = meta["main"]
+    shooter, target = bmap.creature(meta["attacker"]), bmap.creature(meta["target"])
+    if not effect_search_needed(plan.segments[:n], list(traces)[:n], shooter, target):
+        return None
+    return (bmap.creature_index(shooter.id), bmap.creature_index(target.id),
+            meta["layout"] == "corners")
+
+
+def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
+           line_of_effect: bool | None = None) -> dict[str, Any]:
+    """The pf1e answer for a plan from its traces (in the plan's line order).
+
+    ``line_of_effect``, when given, is whether the attacker has line of
+    effect to the target (found by the caller, see :func:`effect_search`);
+    None searches when no drawn line proves it.
+    """
     meta = plan.meta
     traces = list(traces)
     if len(traces) != len(plan):
@@ -298,7 +329,9 @@ def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> dict[str
         if meta["adjacent"]:
             melee_cover = any(judge.melee_cover(tr) for tr in _best_melee(meta["aoo_pairs"], traces[n:]))
     shooter = judge.shooter
-    if total_cover(bmap, main_seg, main, shooter, judge.target, meta["origin"]):
+    # Ranged and reach draw every corner-to-corner line: a search skips them.
+    if total_cover(bmap, main_seg, main, shooter, judge.target, meta["origin"],
+                   line_of_effect=line_of_effect, drawn_stopped=meta["layout"] == "corners"):
         cover = "total"
     aoo = None if not meta["adjacent"] else not (melee_cover or cover == "total")
     ac, reflex, stealth, stealth_bonus = OUTPUTS[cover]

@@ -51,6 +51,7 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
+    effect_search_needed,
     get_creature,
     line_json,
     parse_attack_numbers,
@@ -62,7 +63,8 @@ from .common import (
     trace_plan,
 )
 
-__all__ = ["LEVELS", "OUTPUTS", "DEFAULT_OPTIONS", "plan", "decide", "resolve", "attack_outcome"]
+__all__ = ["LEVELS", "OUTPUTS", "DEFAULT_OPTIONS", "plan", "decide", "effect_search", "resolve",
+           "attack_outcome"]
 
 RULES = "pf2e"
 
@@ -193,8 +195,34 @@ class _Judge:
         return []
 
 
-def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> dict[str, Any]:
-    """The pf2e answer for a plan from its traces (in the plan's line order)."""
+def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
+                  ) -> tuple[int, int, bool] | None:
+    """The line-of-effect search :func:`decide` would run for this plan, if any.
+
+    Returns ``(attacker index, target index, False)`` when no drawn line
+    proves line of effect, else None (also for area effects, which
+    :func:`decide` searches itself).  The last item (``drawn_stopped``) is
+    False: only the centre line (or the lean lines) was drawn, so the
+    search keeps its fast accept.  A caller that searches many pairs at once
+    passes the answer back as ``decide(..., line_of_effect=...)``.
+    """
+    meta = plan.meta
+    if meta["origin"] is not None or meta["attacker"] is None:
+        return None
+    shooter, target = bmap.creature(meta["attacker"]), bmap.creature(meta["target"])
+    if not effect_search_needed(plan.segments, list(traces), shooter, target):
+        return None
+    return bmap.creature_index(shooter.id), bmap.creature_index(target.id), False
+
+
+def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
+           line_of_effect: bool | None = None) -> dict[str, Any]:
+    """The pf2e answer for a plan from its traces (in the plan's line order).
+
+    ``line_of_effect``, when given, is whether the attacker has line of
+    effect to the target (found by the caller, see :func:`effect_search`);
+    None searches when no drawn line proves it.
+    """
     meta = plan.meta
     traces = list(traces)
     if len(traces) != len(plan):
@@ -207,7 +235,8 @@ def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]) -> dict[str
     cover = LEVELS[level]
     if level == STANDARD and judge.target.taken_cover:
         cover = LEVELS[GREATER]
-    if total_cover(bmap, plan.segments, traces, judge.shooter, judge.target, meta["origin"]):
+    if total_cover(bmap, plan.segments, traces, judge.shooter, judge.target, meta["origin"],
+                   line_of_effect=line_of_effect):
         cover = "total"
     defence_bonus, stealth_bonus, can_hide = OUTPUTS[cover]
     out = {

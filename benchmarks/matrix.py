@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {len(a_idx):,} pairs, {planned:,} lines drawn, {traced:,} traced after dedupe, "
           f"in {t_mat:.1f} s")
     print(f"  {m_pairs_s:,.0f} pairs/s, {m_lines_s:,.0f} lines/s")
-    print(f"  cover: " + ", ".join(f"{k} {hist[k]}" for k in names if hist[k]))
+    print("  cover: " + ", ".join(f"{k} {hist[k]}" for k in names if hist[k]))
     print(f"  whole matrix ({total:,} pairs): ~{_fmt_s(total / m_pairs_s)} on one core")
     print(f"  peak memory growth (max RSS): {rss_growth / 2**20:,.0f} MiB; results kept for the "
           f"whole matrix: {total * 3 / 2**20:,.1f} MiB (int8 code + int16 bonus per pair)")

@@ -77,8 +77,10 @@ def line_of_effect(bmap: BattleMap, attacker: Creature | str | int | None,
         An area effect's point of origin (a free point, snapped to 1/1024).
     drawn_stopped : bool
         The caller has traced every corner-to-corner line of the pair and
-        found them all stopped: skip the fast accept (same answer, less
-        work).  Not for area effects.
+        none proved line of effect (all stopped, or running along the
+        spaces' edges): skip the fast accept.  The exact search alone
+        decides, so the answer is the same, for less work.  Not for area
+        effects.
 
     Returns
     -------
@@ -165,9 +167,9 @@ def line_of_effect_many(bmap: BattleMap,
     bmap : BattleMap
     pairs : iterable of (attacker, target)
     drawn_stopped : bool
-        Every pair's corner-to-corner lines are known to be stopped (the
-        caller traced them): skip the fast accept and run the exact search
-        for all pairs at once.
+        Every pair's corner-to-corner lines were traced by the caller and
+        none proved line of effect: skip the fast accept and run the exact
+        search for all pairs at once (same answers).
 
     Returns
     -------

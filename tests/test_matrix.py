@@ -104,6 +104,133 @@ def test_hand_drawn_verdicts():
     assert got[("G", "H")] == "none"
 
 
+# ------------------------------------------------------ batched line of effect
+# A vault: a column of solid squares with one gap, a sealed room (solid
+# squares and the map edge) holding C and D, a closed door shutting E in:
+#
+#     0 1 2 3 4 5 6 7 8
+#   0 A . . # . . . . .
+#   1 . . . # . B . . .
+#   2 . . . # . . # # #
+#   3 . G . . . . # C .
+#   4 . . . # . . # . D
+#   5 . . . # . . # # #
+#   6 . . . # E | . . .    (| a closed door on x = 5, from y = 5 to 7)
+VAULT = BattleMap.build(
+    9, 7,
+    squares=["...#.....", "...#.....", "...#..###", "......#..", "...#..#..", "...#..###",
+             "...#....."],
+    walls=[{"kind": "door", "points": [[5, 5], [5, 7]], "open": False},
+           {"kind": "wall", "points": [[4, 5], [5, 5]]}],
+    creatures=[{"id": "A", "x": 0, "y": 0, "evasion": 12},
+               {"id": "B", "x": 5, "y": 1, "evasion": 11},
+               {"id": "G", "x": 1, "y": 3, "evasion": 10},
+               {"id": "C", "x": 7, "y": 3, "evasion": 13},
+               {"id": "D", "x": 8, "y": 4, "evasion": 12},
+               {"id": "E", "x": 4, "y": 6, "evasion": 14}],
+)
+VAULT_IDS = [c.id for c in VAULT.creatures]
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_line_of_effect_searched_in_batches_once_per_unordered_pair(rules, monkeypatch):
+    from lineoffire.geometry import effect
+
+    searched = []
+    batched = effect.line_of_effect_many
+
+    def spy(bmap, pairs, **kw):
+        searched.extend(pairs)
+        return batched(bmap, pairs, **kw)
+
+    def single(*args, **kw):
+        raise AssertionError("the matrix ran a single-pair line of effect search")
+
+    monkeypatch.setattr(effect, "line_of_effect_many", spy)
+    monkeypatch.setattr(effect, "line_of_effect", single)
+    result = cover_matrix(VAULT, rules=rules, chunk_size=4)
+    monkeypatch.undo()
+    mod = ruleset(rules)
+    answers = result.to_json()["pairs"]
+    assert len(answers) == len(VAULT_IDS) * (len(VAULT_IDS) - 1)
+    for ans in answers:
+        a, t = ans["attacker"], ans["target"]
+        assert ans == {"attacker": a, "target": t, **mod.resolve(VAULT, a, t)}, (a, t)
+    got = {(p["attacker"], p["target"]): p["cover"] for p in answers}
+    # C and D are sealed in with each other; E is shut in by the door
+    assert got["A", "C"] == got["C", "A"] == got["B", "D"] == got["E", "A"] == "total"
+    assert got["C", "D"] != "total" and got["A", "G"] != "total"
+    # every unordered pair searched at most once, and the sealed pairs were searched
+    keys = [frozenset(p) for p in searched]
+    assert len(keys) == len(set(keys))
+    idx = {cid: i for i, cid in enumerate(VAULT_IDS)}
+    assert frozenset((idx["A"], idx["C"])) in set(keys)
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_decide_takes_the_line_of_effect_answer(rules):
+    from lineoffire.resolver.common import trace_plan
+
+    mod = ruleset(rules)
+    p = mod.plan(VAULT, "A", "C")
+    traces = list(trace_plan(VAULT, p))
+    searched = mod.decide(VAULT, p, traces)
+    assert searched["cover"] == "total"
+    # the search decide would run: pf1e drew every corner-to-corner line
+    assert mod.effect_search(VAULT, p, traces) == (0, 3, rules == "pf1e")
+    assert mod.decide(VAULT, p, traces, line_of_effect=False) == searched
+    # a bool is taken as the answer: nothing is searched
+    assert mod.decide(VAULT, p, traces, line_of_effect=True)["cover"] != "total"
+    with pytest.raises(TypeError, match="line_of_effect must be True, False or None, not str"):
+        mod.decide(VAULT, p, traces, line_of_effect="no")
+    # in plain view a drawn line proves line of effect: no search
+    p = mod.plan(VAULT, "A", "G")
+    assert mod.effect_search(VAULT, p, list(trace_plan(VAULT, p))) is None
+
+
+def test_pf1e_searches_when_unstopped_lines_prove_nothing():
+    # A # B  on a one-row map: the lines along the top and bottom edges graze the
+    # solid square and are not stopped, but a straight axis line with both ends
+    # on the creatures' edges proves no line of effect: the search runs (and
+    # finds the segment along the edge, so cover, not total)
+    from lineoffire.resolver import pf1e
+    from lineoffire.resolver.common import trace_plan
+
+    m = BattleMap.build(3, 1, squares=[".#."], creatures=[{"id": "A", "x": 0, "y": 0},
+                                                           {"id": "B", "x": 2, "y": 0}])
+    p = pf1e.plan(m, "A", "B")
+    traces = list(trace_plan(m, p))
+    assert not all(tr.stopped for tr in traces)
+    assert pf1e.effect_search(m, p, traces) == (0, 1, True)
+    result = cover_matrix(m, rules="pf1e")
+    assert [x["cover"] for x in result.to_json()["pairs"]] == ["cover", "cover"]
+    assert result.to_json()["pairs"][0] == {"attacker": "A", "target": "B",
+                                            **pf1e.resolve(m, "A", "B")}
+
+
+def test_pf1e_melee_search_keeps_the_fast_accept():
+    #   . | .
+    #   A | B      melee lines are not every corner-to-corner line
+    #   . | .
+    from lineoffire.resolver import pf1e
+    from lineoffire.resolver.common import trace_plan
+
+    m = BattleMap.build(2, 3, walls=[{"points": [[1, 0], [1, 3]]}],
+                        creatures=[{"id": "A", "x": 0, "y": 1}, {"id": "B", "x": 1, "y": 1}])
+    p = pf1e.plan(m, "A", "B", attack="melee")
+    assert pf1e.effect_search(m, p, list(trace_plan(m, p))) == (0, 1, False)
+    assert pf1e.decide(m, p, list(trace_plan(m, p)))["cover"] == "total"
+
+
+def test_result_order_kept_when_mirrored_pairs_are_chunked_together():
+    # attackers and targets in a scrambled order: pairs come back in that order
+    result = cover_matrix(VAULT, rules="pf2e", attackers=["E", "A", "C"],
+                          targets=["D", "A", "B"], chunk_size=3)
+    assert _pairs(result) == [(a, t) for a in ("E", "A", "C") for t in ("D", "A", "B") if a != t]
+    for ans in result.to_json()["pairs"]:
+        assert ans == {**ans, **ruleset("pf2e").resolve(VAULT, ans["attacker"], ans["target"])}
+
+
 # ---------------------------------------------------------------- filters
 def test_range_counts_nearest_squares_with_pf1e_diagonals():
     # A at (0, 0); B 2 squares right; C diagonal (2, 2): 2 + 1 = 3 squares;

@@ -228,51 +228,58 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         ka = window[0]
         ke = np.minimum(window[1], nu + 1)
     M = np.where(empty | (ka >= ke), 0, ke - ka + 1)
-    el = np.repeat(np.arange(n), M)
     moff = np.zeros(n + 1, np.int64)
     np.cumsum(M, out=moff[1:])
-    k = np.arange(len(el)) - moff[el] + ka[el]
-    U = (fu[el] + k) * S
-    U = np.where(k == 0, pu[el], U)
-    last = k == ke[el]  # the window's last point: no slots of its own
-    U = np.where(k == nu[el] + 1, qu[el], U)
-    sdu = S * du
-    Vn = pv[el] * du[el] + (U - pu[el]) * dv[el]  # v * du
-    ra = Vn // sdu[el]  # row of the square after the point
-    vert = Vn == ra * sdu[el]
-    rising = dv[el] > 0
-    rb = ra - (vert & rising)  # row of the square before the point
-    # slots: x-slot k (k = 0 is the first interval, not an event), y-slot k
-    has_y = np.zeros(len(el), bool)
+    total = int(moff[-1])
+    el = np.repeat(np.arange(n), M)
+    k = np.arange(total) - np.repeat(moff[:-1] - ka, M)
+    # v * du at u-grid line U = (fu + k) S is A + k B, per line constants
+    A_ = pv * du + (fu * S - pu) * dv
+    B_ = S * dv
+    Vn = np.repeat(A_, M) + k * np.repeat(B_, M)
+    # the end points P (k = 0) and Q (k = nu + 1) are not on u-grid lines
+    has = M > 0
+    first_pos = moff[:-1][has & (ka == 0)]
+    Vn[first_pos] = (pv * du)[has & (ka == 0)]
+    lastq = has & (ke == nu + 1)
+    Vn[moff[1:][lastq] - 1] = (qv * du)[lastq]
+    sdu = np.repeat(S * du, M)
+    ra = Vn // sdu  # row of the square after the point
+    vert = Vn == ra * sdu
+    rb = ra - (vert & np.repeat(dv > 0, M))  # row of the square before the point
+    # slots: x-slot k (k = 0 is the first interval, not an event), y-slot k;
+    # the window's last point has no slots of its own
+    last = np.zeros(total, bool)
+    last[moff[1:][has] - 1] = True
+    has_y = np.zeros(total, bool)
     has_y[:-1] = rb[1:] > ra[:-1]
     has_y &= ~last
-    x_ok = ~last
-    valid = np.empty(2 * len(el), bool)
-    valid[0::2] = x_ok
+    valid = np.empty(2 * total, bool)
+    valid[0::2] = ~last
     valid[1::2] = has_y
     slot = np.flatnonzero(valid)
     src = slot >> 1
     is_y = (slot & 1).astype(bool)
     sl = el[src]
-    sk = k[src]
     s_ra = ra[src] + is_y
-    s_U = U[src]
-    s_Vn = Vn[src]
-    s_vert = vert[src] & ~is_y
 
     def numerators(i):
         """Parameter numerators over D of slots ``i`` (and the v-grid line of y-slots)."""
-        li, yi = sl[i], is_y[i]
+        li, yi, ki = sl[i], is_y[i], k[src[i]]
         vy = s_ra[i] * S
-        return np.where(yi, (vy - pv[li]) * du[li], (s_U[i] - pu[li]) * dvp[li]), vy
-    # flat index of the square after each slot in the padded flag grid
+        ux = np.where(ki == 0, pu[li], (fu[li] + ki) * S)
+        return np.where(yi, (vy - pv[li]) * du[li], (ux - pu[li]) * dvp[li]), vy
+    # flat index of the square after each slot in the padded flag grid: per
+    # point F0 + Fu k + Fv ra, plus Fv for a y-slot (one row further along v)
     cu_o = np.where(steep, sy, sx)  # original axis signs of u and v
     cv_o = np.where(steep, sx, sy)
     stride_u = np.where(steep, W2, 1) * cu_o
     stride_v = np.where(steep, 1, W2) * cv_o
     base = W2 + 1 + np.where(cu_o < 0, -1, 0) * np.where(steep, W2, 1) + \
         np.where(cv_o < 0, -1, 0) * np.where(steep, 1, W2)
-    flat_all = base[sl] + stride_u[sl] * (fu[sl] + sk) + stride_v[sl] * s_ra
+    flat_el = np.repeat(base + stride_u * fu, M) + k * np.repeat(stride_u, M) + \
+        ra * np.repeat(stride_v, M)
+    flat_all = flat_el[src] + np.where(is_y, stride_v[sl], 0)
     pf = prep.pflags.ravel()
     pf_all = pf[flat_all]
     line_seam = (dv == 0) & (pv % S == 0)
@@ -297,11 +304,10 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     # grid edges strictly inside the traced part (edge bits of the square after)
     entry_bit_x = np.where(steep, np.where(sy > 0, 64, 128), np.where(sx > 0, 16, 32))
     entry_bit_y = np.where(steep, np.where(sx > 0, 16, 32), np.where(sy > 0, 64, 128))
-    is_event = sk > 0
     walled = (pf_all & np.where(is_y, entry_bit_y[sl], entry_bit_x[sl])) > 0
-    if any_seam:
-        # a seam line crosses grid lines at vertices only
-        pass
+    # x-slots at points (not P, not a window's first point) and every y-slot are events
+    is_event = is_y | (k[src] > 0)
+    s_vert = vert[src] & ~is_y
     # (without attachments every crossing lies strictly inside the segment)
     cand = is_event & (walled | s_vert)
     if attached:
@@ -316,8 +322,9 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
             N_, Vy_ = numerators(esel)
         # exact position in the frame: (u, v) = (un, vn) / pd
         pd = np.where(y_, dvp[el_], du[el_])
-        un = np.where(y_, pu[el_] * dv[el_] + (Vy_ - pv[el_]) * du[el_], s_U[esel] * du[el_])
-        vn = np.where(y_, Vy_ * dv[el_], s_Vn[esel])
+        Ux = (fu[el_] + k[src[esel]]) * S
+        un = np.where(y_, pu[el_] * dv[el_] + (Vy_ - pv[el_]) * du[el_], Ux * du[el_])
+        vn = np.where(y_, Vy_ * dv[el_], Vn[src[esel]])
         st = steep[el_]
         xn = sx[el_] * np.where(st, vn, un)
         yn = sy[el_] * np.where(st, un, vn)

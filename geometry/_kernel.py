@@ -304,15 +304,19 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     # grid edges strictly inside the traced part (edge bits of the square after)
     entry_bit_x = np.where(steep, np.where(sy > 0, 64, 128), np.where(sx > 0, 16, 32))
     entry_bit_y = np.where(steep, np.where(sx > 0, 16, 32), np.where(sy > 0, 64, 128))
-    walled = (pf_all & np.where(is_y, entry_bit_y[sl], entry_bit_x[sl])) > 0
-    # x-slots at points (not P, not a window's first point) and every y-slot are events
-    is_event = is_y | (k[src] > 0)
-    s_vert = vert[src] & ~is_y
-    # (without attachments every crossing lies strictly inside the segment)
-    cand = is_event & (walled | s_vert)
+    # walled crossings: only slots whose square has a walled edge need a look
+    wsl = np.flatnonzero(pf_all & 0xF0)
+    if len(wsl):
+        entry = np.where(is_y[wsl], entry_bit_y[sl[wsl]], entry_bit_x[sl[wsl]])
+        wsl = wsl[(pf_all[wsl] & entry) > 0]
+    # vertices: the x-slots of points where the line meets a grid vertex
+    vsl = np.searchsorted(slot, 2 * np.flatnonzero(vert & ~last & (k > 0)))
+    esel = np.union1d(wsl, vsl)
+    # x-slots of points (not P, not a window's first point) and all y-slots are
+    # crossings; without attachments every crossing lies strictly inside
+    esel = esel[is_y[esel] | (k[src[esel]] > 0)]
     if attached:
-        cand &= (s_N > N0[sl]) & (s_N < N1[sl])
-    esel = np.flatnonzero(cand)
+        esel = esel[(s_N[esel] > N0[sl[esel]]) & (s_N[esel] < N1[sl[esel]])]
     pts = _Points()
     if len(esel):
         el_, y_ = sl[esel], is_y[esel]
@@ -338,13 +342,13 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         rA, cA = np.divmod(flat - np.where(seam, stride_v[il], 0), W2)
         rA -= 1
         cA -= 1
-        fA = _flags(prep, cA, rA)
-        fB = _flags(prep, c, r)
+        fA = pfA_all[sel]
+        fB = pf_all[sel]
         seam_h = seam_v = seam
     else:
         seam_h = seam_v = np.zeros(len(il), bool)
         cA, rA = c, r
-        fA = fB = _flags(prep, c, r)
+        fA = fB = pf_all[sel]
     solid_A, solid_B = (fA & 1) > 0, (fB & 1) > 0
     lowish_A, lowish_B = (fA & 3) > 0, (fB & 3) > 0
     stop = solid_A & solid_B

@@ -851,38 +851,33 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
     if not grid.any():
         z = np.zeros(0, np.int64)
         return z, z, z, z
-    for table, on, lineidx, pos_num, units in (
-        (prep.vedge, gx & grid, ix, yn, [(iy - 1, gy), (iy, np.ones_like(gy))]),
-        (prep.hedge, gy & grid, iy, xn, [(ix - 1, gx), (ix, np.ones_like(gx))]),
-    ):
-        vertical = table is prep.vedge
-        for unit, cond in units:
-            sel = np.nonzero(on & cond)[0]
-            if len(sel) == 0:
-                continue
-            q, wj = table.lookup(lineidx[sel], unit[sel])
-            e = sel[q]
-            if vertical:
-                lo = np.minimum(ws[wj, 1], ws[wj, 3])
-                hi = np.maximum(ws[wj, 1], ws[wj, 3])
-            else:
-                lo = np.minimum(ws[wj, 0], ws[wj, 2])
-                hi = np.maximum(ws[wj, 0], ws[wj, 2])
-            p = pos_num[e]
-            d = pd[e]
-            inside = (p >= lo * d) & (p <= hi * d)
-            e, wj, lo, hi, p, d = e[inside], wj[inside], lo[inside], hi[inside], p[inside], d[inside]
-            up = p > lo * d   # wall runs towards smaller coordinate
-            down = p < hi * d  # towards larger
-            for s_, sgn in ((down, 1), (up, -1)):
-                out_e.append(e[s_])
-                out_j.append(wj[s_])
-                if vertical:
-                    out_x.append(np.zeros(int(s_.sum()), np.int64))
-                    out_y.append(np.full(int(s_.sum()), sgn, np.int64))
-                else:
-                    out_x.append(np.full(int(s_.sum()), sgn, np.int64))
-                    out_y.append(np.zeros(int(s_.sum()), np.int64))
+    for vertical in (True, False):
+        table = prep.vedge if vertical else prep.hedge
+        on = np.flatnonzero((gx if vertical else gy) & grid)
+        if len(on) == 0:
+            continue
+        lineidx = (ix if vertical else iy)[on]
+        along = (iy if vertical else ix)[on]
+        at_vertex = (gy if vertical else gx)[on]
+        # the unit edge the point lies on, and at a vertex also the one before it
+        q_ev = np.concatenate([on, on[at_vertex]])
+        q_line = np.concatenate([lineidx, lineidx[at_vertex]])
+        q_unit = np.concatenate([along, along[at_vertex] - 1])
+        q, wj = table.lookup(q_line, q_unit)
+        e = q_ev[q]
+        c0, c1 = (1, 3) if vertical else (0, 2)
+        lo = np.minimum(ws[wj, c0], ws[wj, c1])
+        hi = np.maximum(ws[wj, c0], ws[wj, c1])
+        p = (yn if vertical else xn)[e]
+        d = pd[e]
+        inside = (p >= lo * d) & (p <= hi * d)
+        e, wj, lo, hi, p, d = e[inside], wj[inside], lo[inside], hi[inside], p[inside], d[inside]
+        for s_, sgn in ((p < hi * d, 1), (p > lo * d, -1)):  # runs towards larger / smaller
+            n_ = int(s_.sum())
+            out_e.append(e[s_])
+            out_j.append(wj[s_])
+            out_x.append(np.zeros(n_, np.int64) if vertical else np.full(n_, sgn, np.int64))
+            out_y.append(np.full(n_, sgn, np.int64) if vertical else np.zeros(n_, np.int64))
     if not out_e:
         z = np.zeros(0, np.int64)
         return z, z, z, z
@@ -915,17 +910,16 @@ def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1):
         N[odd] = [a * b // c for a, b, c in zip(tn[odd].tolist(), Dl[odd].tolist(),
                                                   td[odd].tolist())]
     order = np.argsort((line << 44) + N, kind="stable")
-    line, t, kind, rtype, r0, r1, N = (a[order] for a in (line, t, kind, rtype, r0, r1, N))
-    # first occurrence of each piece of a line (its least t)
-    piece = (((line * 8 + kind) * 4 + rtype) << 42) + ((r0 + 1) << 21) + (r1 + 1)
+    # keep the first occurrence, in that order, of each piece of a line (its least t)
+    piece = ((((line * 8 + kind) * 4 + rtype) << 42) + ((r0 + 1) << 21) + (r1 + 1))[order]
     by_piece = np.argsort(piece, kind="stable")
     ps = piece[by_piece]
-    first = np.ones(len(ps), bool)
-    first[1:] = ps[1:] != ps[:-1]
-    keep = np.zeros(len(ps), bool)
-    keep[by_piece[first]] = True
-    line, t, kind, rtype, r0, r1 = (a[keep] for a in (line, t, kind, rtype, r0, r1))
-    N = N[keep]
+    dup = np.flatnonzero(ps[1:] == ps[:-1]) + 1
+    if len(dup):
+        keep = np.ones(len(ps), bool)
+        keep[by_piece[dup]] = False
+        order = order[keep]
+    line, t, kind, rtype, r0, r1, N = (a[order] for a in (line, t, kind, rtype, r0, r1, N))
     # rows with the same key: by t, then kind, then ref (squares (r, c), walls, creature ids)
     same = (line[1:] == line[:-1]) & (N[1:] == N[:-1])
     if same.any():

@@ -332,7 +332,12 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         st = steep[el_]
         xn = sx[el_] * np.where(st, vn, un)
         yn = sy[el_] * np.where(st, un, vn)
-        pts.add(el_, N_, D[el_], xn, yn, pd, 1)
+        # a point with nothing in or on the squares around it cannot close the line
+        gi, gj = xn // (S * pd) + 1, yn // (S * pd) + 1
+        pf2 = prep.pflags
+        near = pf2[gj - 1, gi - 1] | pf2[gj - 1, gi] | pf2[gj, gi - 1] | pf2[gj, gi]
+        ok = (near & (0xFF if window is None else 0xF9)) > 0
+        pts.add(el_[ok], N_[ok], D[el_[ok]], xn[ok], yn[ok], pd[ok], 1)
     r, c = np.divmod(flat, W2)
     r -= 1
     c -= 1

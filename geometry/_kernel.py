@@ -311,7 +311,10 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         wsl = wsl[(pf_all[wsl] & entry) > 0]
     # vertices: the x-slots of points where the line meets a grid vertex
     vsl = np.searchsorted(slot, 2 * np.flatnonzero(vert & ~last & (k > 0)))
-    esel = np.union1d(wsl, vsl)
+    mark = np.zeros(len(slot), bool)
+    mark[wsl] = True
+    mark[vsl] = True
+    esel = np.flatnonzero(mark)
     # x-slots of points (not P, not a window's first point) and all y-slots are
     # crossings; without attachments every crossing lies strictly inside
     esel = esel[is_y[esel] | (k[src[esel]] > 0)]
@@ -392,7 +395,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     free_dirs = _free_wall_events(prep, pts, [(il, c, r), (il, cA, rA)] + end_cells,
                                   px, py, qx, qy, dx, dy, N0, N1, D, start_att, end_att)
 
-    ev = pts.merge()
+    ev = pts.merge(D)
     if ev is not None:
         ev["free_dirs"] = [(ev["group_of"][i], j, x, y) for i, j, x, y in free_dirs]
         # stopped-only windows need the blocking class alone: solid squares,
@@ -492,7 +495,7 @@ class _Points:
                            np.asarray(xn, np.int64), np.asarray(yn, np.int64),
                            np.asarray(pd, np.int64), np.full(n, grid, bool)])
 
-    def merge(self):
+    def merge(self, D):
         if not self.parts:
             return None
         cat = [np.concatenate([p[k] for p in self.parts]) for k in range(7)]
@@ -500,8 +503,13 @@ class _Points:
         g = np.gcd(tn, td)
         g[g == 0] = 1
         tn, td = tn // g, td // g
-        # grid members first so that a group's representative is a grid point
-        order = np.lexsort((~grid, td, tn, line))
+        # Grid points (added first) have td dividing their line's D, so
+        # (line, tn * D / td) orders and identifies them exactly; a stable sort
+        # keeps grid members first within a group (the group's representative).
+        if grid.all():
+            order = np.argsort((line << 44) + tn * (D[line] // td), kind="stable")
+        else:
+            order = np.lexsort((~grid, td, tn, line))
         line, tn, td, xn, yn, pd, grid = (a[order] for a in (line, tn, td, xn, yn, pd, grid))
         first = np.ones(len(line), bool)
         first[1:] = (line[1:] != line[:-1]) | (tn[1:] != tn[:-1]) | (td[1:] != td[:-1])

@@ -141,13 +141,26 @@ class _EdgeTable:
         self.walls = walls
         self.nlines = nlines
         self.nunits = nunits
-        self.count = np.diff(start).reshape(nlines, nunits)
+        count = np.diff(start)
+        self.count = count.reshape(nlines, nunits)
+        # the one wall of an edge that has exactly one (most walled edges), -1 otherwise
+        self.single = np.where(count == 1, walls[np.minimum(start[:-1], max(len(walls) - 1, 0))]
+                               if len(walls) else -1, -1)
 
     def lookup(self, line: np.ndarray, unit: np.ndarray):
         """(query index, wall segment index) pairs for unit edges; out of range -> none."""
         ok = (line >= 0) & (line < self.nlines) & (unit >= 0) & (unit < self.nunits)
         q = np.nonzero(ok)[0]
         key = line[q] * self.nunits + unit[q]
+        one = self.single[key]
+        many = np.flatnonzero((one < 0) & (self.start[key + 1] - self.start[key] > 1))
+        q1 = np.flatnonzero(one >= 0)
+        if len(many) == 0:
+            return q[q1], one[q1]
+        qm, wm = self._expand(q[many], key[many])
+        return np.concatenate([q[q1], qm]), np.concatenate([one[q1], wm])
+
+    def _expand(self, q: np.ndarray, key: np.ndarray):
         a = self.start[key]
         n = self.start[key + 1] - a
         has = n > 0

@@ -335,6 +335,33 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         st = steep[el_]
         xn = sx[el_] * np.where(st, vn, un)
         yn = sy[el_] * np.where(st, un, vn)
+        # The common case needs no general point: a crossing (not a vertex) of a
+        # grid edge carrying exactly one wall that runs on past the point both
+        # ways, with no off-grid wall in the two squares.  That wall closes
+        # both sides; the squares either side close both sides only if solid.
+        simple = _simple_crossings(prep, esel, is_y, vert[src[esel]], xn, yn, pd,
+                                   pf_all[esel], pf[flat_all[esel] - np.where(
+                                       y_, stride_v[el_], stride_u[el_])])
+        if simple is not None:
+            keep_pt, j, stop_e, slit_e, low_e = simple
+            line_stop[el_[stop_e]] = True
+            line_slit[el_[slit_e]] = True
+            line_low[el_[low_e]] = True
+            if want_blockers:
+                row = stop_e | slit_e | low_e
+                wsg = prep.wall_seg[j[row]]
+                rows.add(el_[row], N_[row], D[el_[row]], wsg[:, 5], REF_WALL, wsg[:, 6],
+                         wsg[:, 7])
+            el_, N_, xn, yn, pd = (a[keep_pt] for a in (el_, N_, xn, yn, pd))
+            esel = esel[keep_pt]
+        # Likewise a vertex crossed diagonally with no wall on any of its four
+        # edges and no off-grid wall in its four squares: only the squares decide.
+        vx = np.flatnonzero(~is_y[esel] & vert[src[esel]] & (dv[el_] > 0))
+        if len(vx):
+            keep_v = _simple_vertices(prep, vx, el_, N_, D, flat_all[esel[vx]],
+                                      stride_u[el_[vx]], stride_v[el_[vx]], att, tgt, ignore,
+                                      rows, line_stop, line_low, want_blockers)
+            el_, N_, xn, yn, pd = (a[keep_v] for a in (el_, N_, xn, yn, pd))
         # a point with nothing in or on the squares around it cannot close the line
         gi, gj = xn // (S * pd) + 1, yn // (S * pd) + 1
         pf2 = prep.pflags
@@ -408,6 +435,104 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     done = empty | (ke >= nu + 1)
     return (line_stop, line_slit, line_low, _finish(prep, D, line, tn, td, kind, rtype, r0, r1),
             done)
+
+
+def _simple_vertices(prep: Prep, vx, el_, N_, D, after, su, sv, att, tgt, ignore, rows,
+                     line_stop, line_low, want_blockers):
+    """Settle the vertices ``vx`` (indices into the point candidates) that only
+    squares touch; return the mask of candidates still needing the general rule.
+
+    In the frame the line enters the square ``after`` from the one diagonally
+    behind it; the other two squares lie one on each side.  The blocking class
+    closes the point if the squares behind or after are solid, or both side
+    squares are; the low class likewise with solid-or-low squares; creatures
+    likewise with their squares.
+    """
+    pf = prep.pflags.ravel()
+    cells = np.stack([after - su - sv, after, after - su, after - sv])  # before, after, sides
+    f = pf[cells]
+    simple = ~(((f & 0xF8) > 0).any(axis=0))  # no walled edge, no off-grid wall
+    keep = np.ones(len(el_), bool)
+    keep[vx[simple]] = False
+    v = vx[simple]
+    f = f[:, simple]
+    cells = cells[:, simple]
+    line = el_[v]
+    solid = (f & 1) > 0
+    lowish = (f & 3) > 0
+    stop = solid[0] | solid[1] | (solid[2] & solid[3])
+    low = ~stop & (lowish[0] | lowish[1] | (lowish[2] & lowish[3]))
+    line_stop[line[stop]] = True
+    line_low[line[low]] = True
+    if not want_blockers:
+        return keep
+    W2 = prep.w + 2
+    t = N_[v]
+    for i in range(4):
+        r, c = np.divmod(cells[i], W2)
+        for sel, kind in ((stop & solid[i], SOLID_K), (low & ((f[i] & 3) == 2), LOW_K)):
+            rows.add(line[sel], t[sel], D[line[sel]], kind, REF_SQUARE, c[sel] - 1, r[sel] - 1)
+    has_cre = (f & 4) > 0
+    if has_cre.any():
+        cre = [_creatures(prep, *_cr(cells[i], W2), att[line], tgt[line], ignore, f[i])
+               for i in range(4)]
+        occ = [(cr >= 0).any(axis=0) for cr in cre]
+        passes = occ[0] | occ[1] | (occ[2] & occ[3])
+        for cr in cre:
+            for layer in cr:
+                sel = passes & (layer >= 0)
+                rows.add(line[sel], t[sel], D[line[sel]], CREATURE_K, REF_CREATURE,
+                         layer[sel], -1)
+    return keep
+
+
+def _cr(flat, W2):
+    """(c, r) of flat indices into the padded grid."""
+    r, c = np.divmod(flat, W2)
+    return c - 1, r - 1
+
+
+def _simple_crossings(prep: Prep, esel, is_y, vert_e, xn, yn, pd, f_after, f_before):
+    """Settle the simple walled crossings among point candidates ``esel``.
+
+    Returns None when there are none, else ``(keep, wall, stopped, slit, low)``:
+    ``keep`` marks the candidates still needing the general rule, ``wall`` the
+    wall segment of each candidate (valid where settled), and the three masks
+    what each settled crossing does.
+    """
+    crossing = is_y[esel] | ~vert_e
+    free_near = ((f_after | f_before) & 8) > 0
+    cand = np.flatnonzero(crossing & ~free_near)
+    if len(cand) == 0:
+        return None
+    x, y, d = xn[cand], yn[cand], pd[cand]
+    on_x = x % (S * d) == 0  # on a vertical grid line (else on a horizontal one)
+    line = np.where(on_x, x // (S * d), y // (S * d))
+    unit = np.where(on_x, y // (S * d), x // (S * d))
+    pos = np.where(on_x, y, x)
+    j = np.full(len(cand), -1, np.int64)
+    for vertical, table in ((True, prep.vedge), (False, prep.hedge)):
+        m = np.flatnonzero(on_x == vertical)
+        ok = (line[m] >= 0) & (line[m] < table.nlines) & (unit[m] >= 0) & (unit[m] < table.nunits)
+        m = m[ok]
+        j[m] = table.single[line[m] * table.nunits + unit[m]]
+    has = j >= 0
+    ws = prep.wall_seg[np.maximum(j, 0)]
+    lo = np.where(on_x, np.minimum(ws[:, 1], ws[:, 3]), np.minimum(ws[:, 0], ws[:, 2]))
+    hi = np.where(on_x, np.maximum(ws[:, 1], ws[:, 3]), np.maximum(ws[:, 0], ws[:, 2]))
+    settled = has & (lo * d < pos) & (pos < hi * d)
+    n = len(esel)
+    keep = np.ones(n, bool)
+    keep[cand[settled]] = False
+    wall = np.full(n, -1, np.int64)
+    wall[cand] = j
+    cls = np.full(n, -1, np.int64)
+    cls[cand[settled]] = ws[settled, 4]
+    solid_cells = ((f_after | f_before) & 1) > 0
+    stopped = cls == BLK
+    slit = (cls == SLT) & ~solid_cells
+    low = (cls == LOWC) & ~solid_cells
+    return keep, wall, stopped, slit, low
 
 
 def _seg_excl_cumsum(flags, counts):

@@ -173,12 +173,10 @@ class _EdgeTable:
 def _edge_table(idx, line, lo, hi, nlines, nunits) -> _EdgeTable:
     pairs = []
     for j, k, a, b in zip(idx.tolist(), line.tolist(), lo.tolist(), hi.tolist()):
-        u0 = max(a // S - (1 if a % S == 0 else 0), 0)
-        u1 = min(-(-b // S), nunits)
-        for u in range(u0, u1):
-            # closed overlap of [a, b] with [u S, (u+1) S]
-            if a <= (u + 1) * S and b >= u * S:
-                pairs.append((k * nunits + u, j))
+        # the unit edges the wall overlaps with positive length; a wall ending
+        # at a vertex is found there through the unit edge it runs along
+        for u in range(max(a // S, 0), min(-(-b // S), nunits)):
+            pairs.append((k * nunits + u, j))
     if pairs:
         arr = np.array(sorted(pairs), dtype=np.int64)
         start = np.searchsorted(arr[:, 0], np.arange(nlines * nunits + 1))

@@ -113,16 +113,16 @@ def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.nda
         stopped[a:b], slit[a:b], low[a:b] = res[0], res[1], res[2]
         line, t, kind, rtype, r0, r1 = res[3]
         counts[a:b] = np.bincount(line, minlength=b - a)
-        for k, arr in enumerate((t, kind, rtype, r0, r1)):
+        for k, arr in enumerate((t, kind.astype(np.int8), rtype.astype(np.int8), r0, r1)):
             cols[k].append(arr)
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(counts, out=offsets[1:])
     cat = [np.concatenate(c) if c else np.zeros(0) for c in cols]
     return TraceBatch(
         stopped=stopped, slit=slit, low=low, offsets=offsets,
-        kind=cat[1].astype(np.int8), t=cat[0].astype(np.float64),
-        ref0=cat[3].astype(np.int64), ref1=cat[4].astype(np.int64),
-        ref_type=cat[2].astype(np.int8),
+        kind=cat[1].astype(np.int8, copy=False), t=cat[0].astype(np.float64, copy=False),
+        ref0=cat[3].astype(np.int64, copy=False), ref1=cat[4].astype(np.int64, copy=False),
+        ref_type=cat[2].astype(np.int8, copy=False),
         creature_ids=[c.id for c in bmap.creatures],
     )
 
@@ -297,7 +297,8 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         i_start = s_N[sel]
     else:
         sel = np.flatnonzero(hit)
-        i_start = numerators(sel)[0]
+        # the stretches' parameters are needed only for blocker rows
+        i_start = numerators(sel)[0] if want_blockers else None
     il, flat = sl[sel], flat_all[sel]
 
     # points that need the two-sided rule: vertices and crossings of walled

@@ -14,26 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lineoffire.errors import RequestError
+from boards import board_from_rows
 from lineoffire.maps import SIZES, BattleMap, Creature, MapError
 from lineoffire.resolver import creature_cover as cc
 
 
 def board(picture: str, walls=(), **specs) -> BattleMap:
     """A map from a picture; ``specs[letter]`` adds fields to that creature."""
-    rows = picture.split()
-    squares, creatures = [], []
-    for r, row in enumerate(rows):
-        line = ""
-        for c, ch in enumerate(row):
-            if ch in ".#=":
-                line += ch
-                continue
-            line += "."
-            if ch.isupper():
-                creatures.append({"id": ch, "x": c, "y": r, **specs.get(ch, {})})
-        squares.append(line)
-    return BattleMap.build(len(rows[0]), len(rows), squares=squares, walls=list(walls),
-                           creatures=creatures)
+    return board_from_rows(picture.split(), walls=walls, fields=specs)
 
 
 def window_table(v):

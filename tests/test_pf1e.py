@@ -12,27 +12,15 @@ from __future__ import annotations
 import pytest
 
 from lineoffire.errors import RequestError
+from boards import board_from_rows
 from lineoffire.maps import BattleMap
 from lineoffire.resolver import pf1e, ruleset
 
 
 def board(*rows, walls=(), creatures=(), sizes=None, **kw):
     """A map from text rows; capital letters are creatures (medium unless ``sizes``)."""
-    sizes = sizes or {}
-    found = {}
-    clean = []
-    for r, row in enumerate(rows):
-        line = []
-        for c, ch in enumerate(row):
-            if ch.isalpha() and ch.isupper():
-                found.setdefault(ch, (c, r))
-                line.append(".")
-            else:
-                line.append(ch)
-        clean.append("".join(line))
-    crs = [{"id": k, "x": c, "y": r, "size": sizes.get(k, "medium")} for k, (c, r) in found.items()]
-    return BattleMap.build(len(rows[0]), len(rows), squares=clean,
-                           walls=list(walls), creatures=crs + list(creatures), **kw)
+    fields = {k: {"size": v} for k, v in (sizes or {}).items()}
+    return board_from_rows(rows, walls=walls, creatures=creatures, fields=fields, **kw)
 
 
 def wall(kind, *points, **kw):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from lineoffire.errors import RequestError
+from boards import board_from_rows
 from lineoffire.maps import BattleMap
 from lineoffire.resolver import pf2e, ruleset
 
@@ -17,21 +18,7 @@ from lineoffire.resolver import pf2e, ruleset
 def board(*rows, walls=(), creatures=(), flags=None, **kw):
     """A map from text rows; capital letters are medium creatures; ``flags``
     adds fields to creatures by id."""
-    flags = flags or {}
-    found = {}
-    clean = []
-    for r, row in enumerate(rows):
-        line = []
-        for c, ch in enumerate(row):
-            if ch.isalpha() and ch.isupper():
-                found.setdefault(ch, (c, r))
-                line.append(".")
-            else:
-                line.append(ch)
-        clean.append("".join(line))
-    crs = [{"id": k, "x": c, "y": r, **flags.get(k, {})} for k, (c, r) in found.items()]
-    return BattleMap.build(len(rows[0]), len(rows), squares=clean,
-                           walls=list(walls), creatures=crs + list(creatures), **kw)
+    return board_from_rows(rows, walls=walls, creatures=creatures, fields=flags, **kw)
 
 
 def wall(kind, *points):

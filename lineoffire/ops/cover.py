@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from lineoffire.errors import MapError, RequestError
+from lineoffire.ops import check_fields
 from lineoffire.maps import load_map
 from lineoffire.resolver import RULESETS, ruleset
 
@@ -35,17 +36,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     MapError
         For a bad map.
     """
-    if not isinstance(request, dict):
-        raise RequestError(f"a request must be a JSON object, not {type(request).__name__}")
-    unknown = sorted(set(request) - set(FIELDS))
-    if unknown:
-        raise RequestError(
-            f"cover request: unknown field(s) {', '.join(map(repr, unknown))}; "
-            f"expected some of {', '.join(FIELDS)}",
-            "bad_request",
-        )
-    if "map" not in request:
-        raise RequestError("cover request has no 'map'", "bad_request")
+    check_fields(request, "cover", FIELDS, ("map",))
     for key in ("rules", "target"):
         if key not in request:
             raise RequestError(f"cover request has no {key!r}", "bad_request")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from lineoffire.errors import MapError, RequestError
+from lineoffire.ops import check_fields
 from lineoffire.maps import load_map
 from lineoffire.matrix import DEFAULT_CHUNK, cover_matrix
 
@@ -38,18 +39,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     MapError
         For a bad map.
     """
-    if not isinstance(request, dict):
-        raise RequestError(f"a request must be a JSON object, not {type(request).__name__}")
-    unknown = sorted(set(request) - set(FIELDS))
-    if unknown:
-        raise RequestError(
-            f"matrix request: unknown field(s) {', '.join(map(repr, unknown))}; "
-            f"expected some of {', '.join(FIELDS)}",
-            "bad_request",
-        )
-    for key in ("map", "rules"):
-        if key not in request:
-            raise RequestError(f"matrix request has no {key!r}", "bad_request")
+    check_fields(request, "matrix", FIELDS, ("map", "rules"))
     bmap = load_map(request["map"])
     try:
         result = cover_matrix(

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from lineoffire.errors import RequestError
+from lineoffire.ops import check_fields
 from lineoffire.maps import load_map
 from lineoffire.resolver import creature_cover
 
@@ -31,13 +32,7 @@ FIELDS: tuple[str, ...] = (
 
 def run(request: dict[str, Any]) -> dict[str, Any]:
     """Answer one ``shots`` request."""
-    if not isinstance(request, dict):
-        raise RequestError(f"a request must be a JSON object, not {type(request).__name__}")
-    unknown = sorted(set(request) - set(FIELDS))
-    if unknown:
-        raise RequestError(
-            f"shots: unknown field(s) {', '.join(map(repr, unknown))}; "
-            f"valid fields: {', '.join(FIELDS)}", "bad_request")
+    check_fields(request, "shots", FIELDS)
     rules = request.get("rules", creature_cover.RULES)
     if rules != creature_cover.RULES:
         raise RequestError(

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from lineoffire.errors import MapError, RequestError
+from lineoffire.ops import check_fields
 from lineoffire.geometry import TraceBatch, trace
 from lineoffire.maps import BattleMap, load_map
 
@@ -44,17 +45,7 @@ OPTIONS: tuple[str, ...] = ("ignore_dead", "ignore_prone")
 
 
 def _check_fields(request: Any) -> None:
-    if not isinstance(request, dict):
-        raise RequestError(f"a request must be a JSON object, not {type(request).__name__}")
-    unknown = sorted(set(request) - set(FIELDS), key=str)
-    if unknown:
-        raise RequestError(
-            f"trace request: unknown field(s) {', '.join(map(repr, unknown))}; "
-            f"expected some of {', '.join(FIELDS)}"
-        )
-    for key in ("map", "segments"):
-        if key not in request:
-            raise RequestError(f"trace request has no {key!r}")
+    check_fields(request, "trace", FIELDS, ("map", "segments"))
 
 
 def _segments(value: Any) -> list[list[float]]:

@@ -25,8 +25,12 @@ Method
    both is clipped to its part from the shooter's space to the target's
    space, and all these segments are traced in one call (``stopped_only``;
    a pair's duplicate segments once; for many pairs, one call per
-   :data:`MAX_SEGMENTS` segments, so memory stays bounded).  From an origin
-   the candidate lines run through the origin and one critical point.
+   :data:`MAX_SEGMENTS` segments, so memory stays bounded).  The critical
+   points and candidates of many pairs are built together, each step one
+   set of numpy operations over all of them (rows tagged with their pair),
+   and lines missing either space are dropped before they are clipped.
+   From an origin the candidate lines run through the origin and one
+   critical point.
 
 The blocking walls and the vertices where solid squares turn are found once
 per map and cached on the map object (like the trace kernel's tables).
@@ -272,66 +276,169 @@ def _search(bmap: BattleMap, pairs: Sequence[tuple[int, int]], *, exact: bool
     """Per pair the first unstopped candidate (squares), or None.
 
     ``exact=False`` traces the drawn lines (fast accept), ``exact=True`` the
-    exact search's candidates.  Candidates of many pairs are traced together,
-    at most about :data:`MAX_SEGMENTS` per trace call; a pair whose witness
-    was found leaves its remaining candidates untraced.
+    exact search's candidates, built for many pairs at once
+    (:func:`_exact_batches`).  Each pair's candidates are distinct and
+    sorted, and the first unstopped one in that order is its witness.  At
+    most :data:`MAX_SEGMENTS` segments go to one trace call; a pair whose
+    witness was found leaves its remaining candidates untraced.
     """
     out: list[np.ndarray | None] = [None] * len(pairs)
-    prep = _effect_prep(bmap) if exact else None
-    pending: list[tuple[int, np.ndarray]] = []
+    if not len(pairs):
+        return out
+    who = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    found = np.zeros(len(pairs), dtype=bool)
+
+    def flush(segs: np.ndarray, owners: np.ndarray) -> None:
+        while len(segs):
+            keep = ~found[owners]
+            segs, owners = segs[keep], owners[keep]
+            piece, own = segs[:MAX_SEGMENTS], owners[:MAX_SEGMENTS]
+            segs, owners = segs[MAX_SEGMENTS:], owners[MAX_SEGMENTS:]
+            if not len(piece):
+                return
+            batch = trace(bmap, piece / SCALE, attacker=who[own, 0], target=who[own, 1],
+                          stopped_only=True)
+            clear = np.flatnonzero(~np.asarray(batch.stopped, dtype=bool))
+            # ``clear`` ascends: an owner's first row in it is its first clear candidate
+            firsts, at = np.unique(own[clear], return_index=True)
+            for o, k in zip(firsts.tolist(), clear[at].tolist()):
+                out[o] = piece[k] / SCALE
+            found[firsts] = True
+
+    pending: list[tuple[np.ndarray, np.ndarray]] = []
     size = 0
-    for n, (ai, ti) in enumerate(pairs):
-        segs = _pair_segments(bmap, ai, ti, prep)
-        for s in range(0, len(segs), MAX_SEGMENTS):
-            piece = segs[s:s + MAX_SEGMENTS]
-            pending.append((n, piece))
-            size += len(piece)
-            if size >= MAX_SEGMENTS:
-                _trace_pending(bmap, pending, pairs, out)
-                pending, size = [], 0
+    for segs, owners in (_exact_batches(bmap, who) if exact else _drawn_batches(bmap, who)):
+        pending.append((segs, owners))
+        size += len(segs)
+        if size >= MAX_SEGMENTS:
+            flush(np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
+            pending, size = [], 0
     if pending:
-        _trace_pending(bmap, pending, pairs, out)
+        flush(np.concatenate([p[0] for p in pending]), np.concatenate([p[1] for p in pending]))
     return out
 
 
-def _trace_pending(bmap: BattleMap, pending: list[tuple[int, np.ndarray]],
-                   pairs: Sequence[tuple[int, int]], out: list[np.ndarray | None]) -> None:
-    """Trace the pending candidates (units) in one call; record each pair's first clear one."""
-    pending = [(n, segs) for n, segs in pending if out[n] is None and len(segs)]
-    if not pending:
-        return
-    segs = np.concatenate([p[1] for p in pending])
-    owners = np.concatenate([np.full(len(p[1]), p[0], dtype=np.int64) for p in pending])
-    who = np.array(pairs, dtype=np.int64)[owners]
-    batch = trace(bmap, segs / SCALE, attacker=who[:, 0], target=who[:, 1], stopped_only=True)
-    clear = np.flatnonzero(~np.asarray(batch.stopped, dtype=bool))
-    for k in clear.tolist():
-        o = int(owners[k])
-        if out[o] is None:
-            out[o] = segs[k] / SCALE
+def _drawn_batches(bmap: BattleMap, who: np.ndarray):
+    """The fast accept's segments (units, distinct and sorted per pair) and
+    their owners, in batches of about :data:`MAX_SEGMENTS` segments."""
+    segs: list[np.ndarray] = []
+    owners: list[np.ndarray] = []
+    size = 0
+    for n, (ai, ti) in enumerate(who.tolist()):
+        s = _pair_segments(bmap, ai, ti)
+        segs.append(s)
+        owners.append(np.full(len(s), n, dtype=np.int64))
+        size += len(s)
+        if size >= MAX_SEGMENTS:
+            yield np.concatenate(segs), np.concatenate(owners)
+            segs, owners, size = [], [], 0
+    if segs:
+        yield np.concatenate(segs), np.concatenate(owners)
 
 
-def _pair_segments(bmap: BattleMap, ai: int, ti: int, prep: "_EffectPrep | None"
-                   ) -> np.ndarray:
-    """One pair's segments (units, ``(M, 4)``, no duplicates): the drawn lines
-    (``prep`` None) or the exact search's candidates."""
+def _pair_segments(bmap: BattleMap, ai: int, ti: int) -> np.ndarray:
+    """One pair's drawn lines (units, ``(M, 4)``, distinct, sorted): every
+    corner-to-corner line and the centre line, or, for spaces that share
+    interior, the diagonal of the shared part."""
     a, t = bmap.creatures[ai], bmap.creatures[ti]
     srect, trect = _units_rect(a), _units_rect(t)
     if _overlap(srect, trect):
-        # Shared interior: the diagonal of the shared part is wholly inside both.
-        x0, y0 = max(srect[0], trect[0]), max(srect[1], trect[1])
-        x1, y1 = min(srect[2], trect[2]), min(srect[3], trect[3])
-        return np.array([[x0, y0, x1, y1]], dtype=np.int64)
-    if prep is None:
-        lines, _, _ = corner_to_corner(a, t)
-        drawn = np.concatenate([lines.reshape(-1, 4), centre_line(a, t)[None, :]])
-        segs = np.rint(drawn * SCALE).astype(np.int64)
-    else:
-        pts = _critical_points(bmap, srect, trect, prep=prep)
-        segs = _pair_lines(pts, srect, trect)
-    # collinear critical points give the same segment many times: trace each once
-    segs = _unique_rows(segs[_valid(segs, srect, trect)])
-    return segs
+        return _shared_diagonals(np.array([srect]), np.array([trect]))
+    lines, _, _ = corner_to_corner(a, t)
+    drawn = np.concatenate([lines.reshape(-1, 4), centre_line(a, t)[None, :]])
+    segs = np.rint(drawn * SCALE).astype(np.int64)
+    return _unique_rows(segs[_valid(segs, srect, trect)])
+
+
+def _shared_diagonals(S: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """Per pair of overlapping spaces the diagonal of the shared part (wholly
+    inside both: never stopped)."""
+    return np.concatenate([np.maximum(S[:, :2], T[:, :2]), np.minimum(S[:, 2:], T[:, 2:])],
+                          axis=1)
+
+
+def _exact_batches(bmap: BattleMap, who: np.ndarray):
+    """The exact search's candidates of many pairs, built together.
+
+    ``who`` holds ``(attacker, target)`` creature indices.  Yields
+    ``(segments, owners)``: int64 ``(M, 4)`` segments in units and the row
+    of ``who`` each belongs to, sorted by owner, then segment, each pair's
+    segments distinct.  A batch holds the lines through pairs of critical
+    points of whole pairs, about :data:`MAX_SEGMENTS` lines (more only for
+    a single pair with more lines), so memory stays bounded.  Pairs whose
+    spaces share interior get the shared part's diagonal (first batch).
+    """
+    prep = _effect_prep(bmap)
+    used, at = np.unique(who, return_inverse=True)
+    rects = np.array([_units_rect(bmap.creatures[c]) for c in used.tolist()],
+                     dtype=np.int64).reshape(-1, 4)
+    at = at.reshape(who.shape)
+    S, T = rects[at[:, 0]], rects[at[:, 1]]
+    shared = ((S[:, 0] < T[:, 2]) & (T[:, 0] < S[:, 2])
+              & (S[:, 1] < T[:, 3]) & (T[:, 1] < S[:, 3]))
+    if shared.any():
+        yield _shared_diagonals(S[shared], T[shared]), np.flatnonzero(shared)
+    rest = np.flatnonzero(~shared)
+    if not len(rest):
+        return
+    S, T = S[rest], T[rest]
+    pts, pown = _critical_points_many(prep, S, T)
+    # Lines through every pair of distinct points of one owner: i < j in sorted order.
+    count = np.bincount(pown, minlength=len(rest))
+    first = np.concatenate([[0], np.cumsum(count)])
+    cum = np.cumsum(count * (count - 1) // 2)
+    lo = 0
+    while lo < len(rest):
+        # whole owners, about MAX_SEGMENTS lines (at least one owner)
+        base = cum[lo - 1] if lo else 0
+        hi = max(int(np.searchsorted(cum, base + MAX_SEGMENTS, side="right")), lo + 1)
+        i, j = _pairs_within(first, lo, hi)
+        p, q, owner = pts[i], pts[j], pown[i]
+        # A line that misses either closed space gives no segment: drop it early.
+        meets = _line_meets(p, q - p, S[owner]) & _line_meets(p, q - p, T[owner])
+        p, q, owner = p[meets], q[meets], owner[meets]
+        segs, src = _line_segments(p, q, S[owner], T[owner], from_p=False)
+        owner = owner[src]
+        ok = _valid(segs, S[owner], T[owner])
+        segs, owner = _unique_owned(segs[ok], owner[ok])
+        yield segs, rest[owner]
+        lo = hi
+
+
+def _line_meets(p: np.ndarray, d: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """Mask of the lines ``p + s d`` that meet the closed rectangle ``R`` (row
+    by row, exact): the rectangle's corners are not all on one side."""
+    k = d[:, 0] * p[:, 1] - d[:, 1] * p[:, 0]
+    u0, u1 = d[:, 0] * R[:, 1], d[:, 0] * R[:, 3]
+    v0, v1 = d[:, 1] * R[:, 0], d[:, 1] * R[:, 2]
+    lo = np.minimum(u0, u1) - np.maximum(v0, v1)
+    hi = np.maximum(u0, u1) - np.minimum(v0, v1)
+    return (lo <= k) & (k <= hi)
+
+
+def _pairs_within(first: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Indices ``(i, j)``, ``i < j``, of every pair of points of the same owner
+    for owners ``lo .. hi - 1`` (owner ``o`` holds points ``first[o] ..
+    first[o + 1] - 1``), ordered by owner, then ``i``, then ``j``."""
+    g = np.arange(first[lo], first[hi], dtype=np.int64)
+    owner = np.repeat(np.arange(lo, hi), np.diff(first[lo:hi + 1]))
+    after = first[owner + 1] - 1 - g  # points after g in its owner
+    total = int(after.sum())
+    i = np.repeat(g, after)
+    starts = np.cumsum(after) - after
+    j = i + 1 + (np.arange(total, dtype=np.int64) - np.repeat(starts, after))
+    return i, j
+
+
+def _unique_owned(segs: np.ndarray, owner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct ``(owner, segment)`` rows, sorted by owner, then segment."""
+    if len(segs) < 2:
+        return segs, owner
+    order = np.lexsort((segs[:, 3], segs[:, 2], segs[:, 1], segs[:, 0], owner))
+    s, o = segs[order], owner[order]
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = (s[1:] != s[:-1]).any(axis=1) | (o[1:] != o[:-1])
+    return s[keep], o[keep]
 
 
 def _unique_rows(segs: np.ndarray) -> np.ndarray:
@@ -375,6 +482,8 @@ class _EffectPrep:
         nw, ne, sw, se = pad[:-1, :-1], pad[:-1, 1:], pad[1:, :-1], pad[1:, 1:]
         count = nw.astype(np.int8) + ne + sw + se
         self.turns = (count == 1) | (count == 3) | ((count == 2) & (nw == se))
+        #: ``y * (width + 1) + x`` of every turn, ascending (row by row).
+        self.turn_keys = np.flatnonzero(self.turns).astype(np.int64)
 
 
 def _effect_prep(bmap: BattleMap) -> _EffectPrep:
@@ -464,6 +573,166 @@ def _critical_points(bmap: BattleMap, srect: Rect, trect: Rect | None,
     return np.unique(allpts[_in_hull(allpts, corners)], axis=0)
 
 
+#: Pairs times walls tested at once when finding the walls near many pairs.
+_NEAR_BLOCK = 1 << 22
+
+
+def _critical_points_many(prep: _EffectPrep, S: np.ndarray, T: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """The critical points of many pairs of spaces at once.
+
+    ``S`` and ``T`` are ``(P, 4)`` rectangles in units (interiors disjoint).
+    Returns ``(points, owner)``: int64 ``(K, 2)`` points and the pair each
+    belongs to, sorted by owner, then x, then y, distinct per owner; per
+    pair exactly the points of :func:`_critical_points` (corners of the two
+    spaces, solid-square turns, ends of the blocking walls near the pair and
+    the lattice points next to where they cross the spaces' edges, in the
+    closed convex hull of the two spaces).
+    """
+    P = len(S)
+    box = np.concatenate([np.minimum(S[:, :2], T[:, :2]), np.maximum(S[:, 2:], T[:, 2:])],
+                         axis=1)
+    pts = [S[:, [0, 1, 2, 1, 0, 3, 2, 3]].reshape(-1, 2),
+           T[:, [0, 1, 2, 1, 0, 3, 2, 3]].reshape(-1, 2)]
+    own = [np.repeat(np.arange(P), 4)] * 2
+    tp, to = _turns_in_hulls(prep, S, T, box)
+    pts.append(tp)
+    own.append(to)
+    if len(prep.walls):
+        step = max(1, _NEAR_BLOCK // len(prep.walls))
+        for s in range(0, P, step):
+            b = box[s:s + step]
+            near = ((prep.wx0[None, :] <= b[:, 2:3]) & (b[:, 0:1] <= prep.wx1[None, :])
+                    & (prep.wy0[None, :] <= b[:, 3:4]) & (b[:, 1:2] <= prep.wy1[None, :]))
+            pi, wi = np.nonzero(near)
+            pi = pi + s
+            w = prep.walls[wi]
+            pts.append(w.reshape(-1, 2))
+            own.append(np.repeat(pi, 2))
+            for R in (S, T):
+                ep, eo = _edge_crossings_many(w, R[pi])
+                pts.append(ep)
+                own.append(pi[eo])
+    allpts = np.concatenate(pts)
+    owner = np.concatenate(own)
+    inside = _in_hulls(allpts, S[owner], T[owner])
+    allpts, owner = allpts[inside], owner[inside]
+    order = np.lexsort((allpts[:, 1], allpts[:, 0], owner))
+    allpts, owner = allpts[order], owner[order]
+    keep = np.ones(len(owner), dtype=bool)
+    keep[1:] = (allpts[1:] != allpts[:-1]).any(axis=1) | (owner[1:] != owner[:-1])
+    return allpts[keep], owner[keep]
+
+
+def _turns_in_hulls(prep: _EffectPrep, S: np.ndarray, T: np.ndarray, box: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Solid-square turns of many pairs: ``(points, owner)`` (units).
+
+    Per pair, the grid lines of its bounding box (clipped to the map, as
+    :func:`_solid_turns`) are scanned between the hull's left and right ends
+    on that line, widened by a unit (a superset: the exact hull test
+    follows), and the turns in that range are read from the sorted
+    ``turn_keys``.
+    """
+    h, w = prep.turns.shape
+    X0 = np.maximum(box[:, 0] // SCALE, 0)
+    Y0 = np.maximum(box[:, 1] // SCALE, 0)
+    X1 = np.minimum(-(-box[:, 2] // SCALE), w - 1)
+    Y1 = np.minimum(-(-box[:, 3] // SCALE), h - 1)
+    nrow = np.maximum(Y1 - Y0 + 1, 0)
+    owner = np.repeat(np.arange(len(S)), nrow)
+    y = Y0[owner] + np.arange(len(owner)) - np.repeat(np.cumsum(nrow) - nrow, nrow)
+    xl, xr = _hull_rows(y * SCALE, S[owner], T[owner])
+    lo_x = np.maximum(np.floor((xl - 1) / SCALE), X0[owner]).astype(np.int64)
+    hi_x = np.minimum(np.ceil((xr + 1) / SCALE), X1[owner]).astype(np.int64)
+    keys = prep.turn_keys
+    lo = np.searchsorted(keys, y * w + lo_x, side="left")
+    hi = np.searchsorted(keys, y * w + hi_x, side="right")
+    n = np.maximum(hi - lo, 0)
+    at = np.repeat(lo - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+    k = keys[at]
+    pts = np.stack([k % w, k // w], axis=1) * SCALE
+    return pts, np.repeat(owner, n)
+
+
+def _hull_rows(v: np.ndarray, S: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Float left and right ends of the convex hull of ``S`` and ``T`` on the
+    lines ``y = v`` (units; only a guide, see :func:`_turns_in_hulls`).
+
+    The hull is ``{lam s + (1 - lam) t}``: on ``y = v`` the feasible
+    ``lam`` form an interval, and the ends are the box's ends at its ends.
+    """
+    lam_lo = np.zeros(len(v))
+    lam_hi = np.ones(len(v))
+    for a, b in ((S[:, 1] - T[:, 1], v - T[:, 1]), (T[:, 3] - S[:, 3], T[:, 3] - v)):
+        # a lam <= b
+        safe = np.where(a == 0, 1, a)
+        r = b / safe
+        lam_hi = np.where(a > 0, np.minimum(lam_hi, r), lam_hi)
+        lam_lo = np.where(a < 0, np.maximum(lam_lo, r), lam_lo)
+    ends = []
+    for lam in (lam_lo, lam_hi):
+        ends.append((T[:, 0] + lam * (S[:, 0] - T[:, 0]), T[:, 2] + lam * (S[:, 2] - T[:, 2])))
+    return np.minimum(ends[0][0], ends[1][0]), np.maximum(ends[0][1], ends[1][1])
+
+
+def _in_hulls(pts: np.ndarray, S: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """Mask of ``pts`` in the closed convex hull of the rectangles ``S`` and
+    ``T`` (row by row; exact integers).
+
+    A point ``v`` is in it when some ``lam`` in [0, 1] puts it in the box
+    ``lam S + (1 - lam) T``: per axis ``a lam <= b`` twice, four
+    constraints, each a lower bound (``a < 0``), an upper bound (``a > 0``)
+    or a condition (``a == 0``, ``b >= 0``); feasible when every lower bound
+    is at most 1 and at most every upper bound, and every upper bound is at
+    least 0 (fractions compared by cross-multiplying).
+    """
+    cons = []
+    for ax in (0, 1):
+        v = pts[:, ax]
+        cons.append((S[:, ax] - T[:, ax], v - T[:, ax]))
+        cons.append((T[:, ax + 2] - S[:, ax + 2], T[:, ax + 2] - v))
+    ok = np.ones(len(pts), dtype=bool)
+    for a, b in cons:
+        ok &= np.where(a == 0, b >= 0, True)
+        ok &= np.where(a > 0, b >= 0, True)
+        ok &= np.where(a < 0, b >= a, True)
+    for ai, bi in cons:  # lower bounds b_i / a_i ...
+        for aj, bj in cons:  # ... at most upper bounds b_j / a_j
+            ok &= np.where((ai < 0) & (aj > 0), bi * aj >= bj * ai, True)
+    return ok
+
+
+def _edge_crossings_many(walls: np.ndarray, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row by row, lattice points on the edges of ``R[k]`` next to where
+    ``walls[k]`` crosses them (as :func:`_edge_crossings`): ``(points, k)``."""
+    pts, rows = [], []
+    n = np.arange(len(walls))
+    for axis in (0, 1):
+        a0, a1 = walls[:, axis], walls[:, axis + 2]  # coordinate across the edge line
+        b0, b1 = walls[:, 1 - axis], walls[:, 3 - axis]  # coordinate along it
+        den = a1 - a0
+        lo, hi = R[:, 1 - axis], R[:, 3 - axis]
+        for f in (R[:, axis], R[:, axis + 2]):
+            ok = (den != 0) & (np.minimum(a0, a1) <= f) & (f <= np.maximum(a0, a1))
+            if not ok.any():
+                continue
+            d, f_ok, a0k, b0k, b1k = den[ok], f[ok], a0[ok], b0[ok], b1[ok]
+            num = b0k * d + (f_ok - a0k) * (b1k - b0k)
+            sgn = np.sign(d)
+            num, d = num * sgn, d * sgn
+            for v in (np.floor_divide(num, d), -np.floor_divide(-num, d)):
+                keep = (lo[ok] <= v) & (v <= hi[ok])
+                p = np.empty((int(keep.sum()), 2), dtype=np.int64)
+                p[:, axis] = f_ok[keep]
+                p[:, 1 - axis] = v[keep]
+                pts.append(p)
+                rows.append(n[ok][keep])
+    if not pts:
+        return np.empty((0, 2), dtype=np.int64), np.empty(0, dtype=np.int64)
+    return np.concatenate(pts), np.concatenate(rows)
+
+
 def _in_hull(pts: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """Mask of ``pts`` in the closed convex hull of ``corners`` (exact integers)."""
     c = np.unique(corners, axis=0)  # sorted by x, then y
@@ -496,15 +765,22 @@ def _ceil_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return -np.floor_divide(-a, b)
 
 
-def _lattice_range(p: np.ndarray, e: np.ndarray, rect: Rect) -> tuple[np.ndarray, np.ndarray]:
-    """Integer ``k`` range ``[lo, hi]`` with ``p + k e`` in the closed ``rect``.
+def _rect_rows(rect: Any, n: int) -> np.ndarray:
+    """A rectangle ``(x0, y0, x1, y1)`` or an ``(n, 4)`` array of them, as ``(n, 4)`` int64."""
+    r = np.asarray(rect, dtype=np.int64)
+    return np.broadcast_to(r, (n, 4)) if r.ndim == 1 else r
+
+
+def _lattice_range(p: np.ndarray, e: np.ndarray, rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Integer ``k`` range ``[lo, hi]`` with ``p + k e`` in the closed ``rect`` (row by row).
 
     ``e`` is a primitive direction (never zero); empty ranges have lo > hi.
     """
     n = len(p)
     lo = np.full(n, np.iinfo(np.int64).min // 4, dtype=np.int64)
     hi = np.full(n, np.iinfo(np.int64).max // 4, dtype=np.int64)
-    for ax, (r0, r1) in enumerate(((rect[0], rect[2]), (rect[1], rect[3]))):
+    for ax in (0, 1):
+        r0, r1 = rect[:, ax], rect[:, ax + 2]
         pa, ea = p[:, ax], e[:, ax]
         still = ea == 0
         outside = still & ((pa < r0) | (pa > r1))
@@ -520,12 +796,14 @@ def _lattice_range(p: np.ndarray, e: np.ndarray, rect: Rect) -> tuple[np.ndarray
     return lo, hi
 
 
-def _chord_mid(p: np.ndarray, d: np.ndarray, rect: Rect) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Float chord ``[s0, s1]`` of ``p + s d`` in ``rect`` and whether it is non-empty."""
+def _chord_mid(p: np.ndarray, d: np.ndarray, rect: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Float chord ``[s0, s1]`` of ``p + s d`` in ``rect`` (row by row) and whether it is non-empty."""
     s0 = np.full(len(p), -np.inf)
     s1 = np.full(len(p), np.inf)
     ok = np.ones(len(p), dtype=bool)
-    for ax, (r0, r1) in enumerate(((rect[0], rect[2]), (rect[1], rect[3]))):
+    for ax in (0, 1):
+        r0, r1 = rect[:, ax], rect[:, ax + 2]
         pa, da = p[:, ax].astype(np.float64), d[:, ax].astype(np.float64)
         still = da == 0
         ok &= ~still | ((pa >= r0) & (pa <= r1))
@@ -537,34 +815,44 @@ def _chord_mid(p: np.ndarray, d: np.ndarray, rect: Rect) -> tuple[np.ndarray, np
     return s0, s1, ok & (s0 <= s1)
 
 
-def _clamp(pts: np.ndarray, rect: Rect) -> np.ndarray:
-    return np.stack([np.clip(pts[:, 0], rect[0], rect[2]),
-                     np.clip(pts[:, 1], rect[1], rect[3])], axis=1)
+def _clamp(pts: np.ndarray, rect: np.ndarray) -> np.ndarray:
+    return np.stack([np.clip(pts[:, 0], rect[:, 0], rect[:, 2]),
+                     np.clip(pts[:, 1], rect[:, 1], rect[:, 3])], axis=1)
 
 
-def _lines_to_segments(p: np.ndarray, q: np.ndarray, srect: Rect, trect: Rect,
+def _lines_to_segments(p: np.ndarray, q: np.ndarray, srect: Any, trect: Any,
                        *, from_p: bool) -> np.ndarray:
     """Segments from ``srect`` to ``trect`` (or from ``p`` itself) on the lines ``pq``.
 
-    With ``from_p`` the segment starts at ``p`` (a free origin) and runs
+    The rectangles are tuples or ``(N, 4)`` arrays, one per line.  With
+    ``from_p`` the segment starts at ``p`` (a free origin) and runs
     forwards only.  Lines with no lattice point in a space are approximated
     by rounding points of their chords (best effort, see the module notes).
     """
+    return _line_segments(p, q, srect, trect, from_p=from_p)[0]
+
+
+def _line_segments(p: np.ndarray, q: np.ndarray, srect: Any, trect: Any,
+                   *, from_p: bool) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_lines_to_segments` and, per segment, the index of its line."""
+    n = len(p)
+    S, T = _rect_rows(srect, n), _rect_rows(trect, n)
     d = q - p
     g = np.gcd(d[:, 0], d[:, 1])
-    keep = g > 0
-    p, q, d, g = p[keep], q[keep], d[keep], g[keep]
+    src = np.flatnonzero(g > 0)
+    p, d, g, S, T = p[src], d[src], g[src], S[src], T[src]
     e = d // g[:, None]
-    out = []
+    out, lines = [], []
     # Exact: lattice points on the line in each space.
-    tlo, thi = _lattice_range(p, e, trect)
+    tlo, thi = _lattice_range(p, e, T)
     if from_p:
         k_t = np.maximum(tlo, 1)
         ok = k_t <= thi
         out.append(np.concatenate([p[ok], p[ok] + k_t[ok, None] * e[ok]], axis=1))
+        lines.append(src[ok])
         exact = ok
     else:
-        slo, shi = _lattice_range(p, e, srect)
+        slo, shi = _lattice_range(p, e, S)
         has = (slo <= shi) & (tlo <= thi)
         ks = np.zeros(len(p), dtype=np.int64)
         kt = np.zeros(len(p), dtype=np.int64)
@@ -589,12 +877,13 @@ def _lines_to_segments(p: np.ndarray, q: np.ndarray, srect: Rect, trect: Rect,
         a = p[ok] + ks[ok, None] * e[ok]
         b = p[ok] + kt[ok, None] * e[ok]
         out.append(np.concatenate([a, b], axis=1))
+        lines.append(src[ok])
         exact = has
     # Best effort for lines with no lattice point in a space.
     rest = ~exact
     if rest.any():
-        pr, dr = p[rest], d[rest]
-        t0, t1, tok = _chord_mid(pr, dr, trect)
+        pr, dr, Sr, Tr, sr = p[rest], d[rest], S[rest], T[rest], src[rest]
+        t0, t1, tok = _chord_mid(pr, dr, Tr)
         if from_p:
             t0 = np.maximum(t0, 0.0)
             tok &= t0 <= t1
@@ -602,11 +891,11 @@ def _lines_to_segments(p: np.ndarray, q: np.ndarray, srect: Rect, trect: Rect,
             b_real = pr + ((t0 + t1) / 2)[:, None] * dr
             ok = tok
         else:
-            s0, s1, sok = _chord_mid(pr, dr, srect)
+            s0, s1, sok = _chord_mid(pr, dr, Sr)
             a_real = pr + ((s0 + s1) / 2)[:, None] * dr
             b_real = pr + ((t0 + t1) / 2)[:, None] * dr
             ok = sok & tok
-        a_real, b_real, dr = a_real[ok], b_real[ok], dr[ok]
+        a_real, b_real, dr, Sr, Tr, sr = a_real[ok], b_real[ok], dr[ok], Sr[ok], Tr[ok], sr[ok]
         normal = np.stack([-dr[:, 1], dr[:, 0]], axis=1).astype(np.float64)
         normal /= np.maximum(np.abs(normal).max(axis=1, keepdims=True), 1)
         for shift in (0.0, 1.0, -1.0):
@@ -614,24 +903,24 @@ def _lines_to_segments(p: np.ndarray, q: np.ndarray, srect: Rect, trect: Rect,
             b = b_real + shift * normal
             ai = np.rint(a).astype(np.int64)
             if not from_p:
-                ai = _clamp(ai, srect)
-            bi = _clamp(np.rint(b).astype(np.int64), trect)
+                ai = _clamp(ai, Sr)
+            bi = _clamp(np.rint(b).astype(np.int64), Tr)
             out.append(np.concatenate([ai, bi], axis=1))
-    return np.concatenate(out) if out else np.empty((0, 4), dtype=np.int64)
+            lines.append(sr)
+    return np.concatenate(out), np.concatenate(lines)
 
 
-def _pair_lines(pts: np.ndarray, srect: Rect, trect: Rect) -> np.ndarray:
-    """Segments on the lines through every pair of distinct critical points."""
-    i, j = np.triu_indices(len(pts), k=1)
-    return _lines_to_segments(pts[i], pts[j], srect, trect, from_p=False)
+def _valid(segs: np.ndarray, srect: Any, trect: Any) -> np.ndarray:
+    """Mask of segments of positive length not lying wholly along the spaces' edges.
 
-
-def _valid(segs: np.ndarray, srect: Rect | None, trect: Rect) -> np.ndarray:
-    """Mask of segments of positive length not lying wholly along the spaces' edges."""
+    The rectangles are tuples or ``(M, 4)`` arrays, one per segment;
+    ``srect`` None (a free origin) leaves only the length test.
+    """
     x0, y0, x1, y1 = segs.T
     ok = (x0 != x1) | (y0 != y1)
     if srect is None:
         return ok
+    S, T = _rect_rows(srect, len(segs)), _rect_rows(trect, len(segs))
     along = np.zeros(len(segs), dtype=bool)
     for ax in (0, 1):
         # Segments lying on a line of constant coordinate ``ax``.
@@ -640,16 +929,16 @@ def _valid(segs: np.ndarray, srect: Rect | None, trect: Rect) -> np.ndarray:
         flat = c0 == c1
         lo, hi = np.minimum(v0, v1), np.maximum(v0, v1)
         cover = []
-        for r in (srect, trect):
-            e0, e1 = (r[ax], r[ax + 2])  # the rect's range across
-            f0, f1 = (r[1 - ax], r[3 - ax])  # its range along
+        for r in (S, T):
+            e0, e1 = r[:, ax], r[:, ax + 2]  # the rect's range across
+            f0, f1 = r[:, 1 - ax], r[:, 3 - ax]  # its range along
             on = (c0 == e0) | (c0 == e1)
             cover.append((on, f0, f1))
         (on_s, s0, s1), (on_t, t0, t1) = cover
         in_s = on_s & (s0 <= lo) & (hi <= s1)
         in_t = on_t & (t0 <= lo) & (hi <= t1)
         joined = (on_s & on_t & (s0 <= t1) & (t0 <= s1)
-                  & (min(s0, t0) <= lo) & (hi <= max(s1, t1)))
+                  & (np.minimum(s0, t0) <= lo) & (hi <= np.maximum(s1, t1)))
         along |= flat & (in_s | in_t | joined)
     return ok & ~along
 

@@ -399,7 +399,7 @@ def _known_line_of_effect(bmap: BattleMap, mod: Any, plans: Sequence[Any],
     where no search is needed.
     """
     ask = getattr(mod, "effect_search", None)
-    if ask is None or not _takes_line_of_effect(mod.decide):
+    if ask is None or not _takes_keyword(mod.decide, "line_of_effect"):
         return None
     wanted = [ask(bmap, p, tr) for p, tr in zip(plans, traces)]
     groups: dict[bool, set[tuple[int, int]]] = {}
@@ -420,14 +420,15 @@ def _known_line_of_effect(bmap: BattleMap, mod: Any, plans: Sequence[Any],
             for w in wanted]
 
 
-def _takes_line_of_effect(func: Callable[..., Any]) -> bool:
+def _takes_keyword(func: Callable[..., Any], name: str) -> bool:
+    """Whether ``func`` has a keyword-only parameter ``name``."""
     import inspect
 
     try:
         params = inspect.signature(func).parameters
     except (TypeError, ValueError):
         return False
-    p = params.get("line_of_effect")
+    p = params.get(name)
     return p is not None and p.kind is inspect.Parameter.KEYWORD_ONLY
 
 
@@ -445,11 +446,15 @@ def _run_chunk(bmap: BattleMap, rules: str, ids: Sequence[str], a_idx: np.ndarra
     codes = np.empty(len(pairs), dtype=np.int8)
     bonus = np.empty(len(pairs), dtype=np.int16)
     answers: list | None = [] if keep_answers else None
+    # Without kept answers only the cover and the bonus are read: a ruleset
+    # that can leave out the costly parts of its answer (``summary``) does.
+    extra: dict[str, Any] = {}
+    if not keep_answers and _takes_keyword(mod.decide, "summary"):
+        extra["summary"] = True
     for k, (p, tr) in enumerate(zip(plans, traces)):
-        if known is None:
-            ans = mod.decide(bmap, p, tr)
-        else:
-            ans = mod.decide(bmap, p, tr, line_of_effect=known[k])
+        if known is not None:
+            extra["line_of_effect"] = known[k]
+        ans = mod.decide(bmap, p, tr, **extra)
         cover = ans["cover"]
         if cover not in names:
             raise ValueError(f"the {rules} rules answered cover {cover!r} for "

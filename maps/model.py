@@ -340,18 +340,22 @@ class BattleMap:
     # ---------------------------------------------------------------- queries
     def creature(self, cid: Any) -> Creature:
         """The creature with id ``cid``; MapError naming the known ids if none."""
-        for c in self.creatures:
-            if c.id == cid:
-                return c
-        known = ", ".join(repr(c.id) for c in self.creatures) or "none"
-        raise MapError(f"unknown creature id {cid!r}; the map has {known}")
+        return self.creatures[self.creature_index(cid)]
 
     def creature_index(self, cid: Any) -> int:
-        for i, c in enumerate(self.creatures):
-            if c.id == cid:
+        """Index of the creature with id ``cid`` in :attr:`creatures`."""
+        for fresh in (False, True):
+            cache = self.__dict__.get("_id_index")
+            if fresh or cache is None or cache[0] is not self.creatures \
+                    or cache[1] != len(self.creatures):
+                cache = (self.creatures, len(self.creatures),
+                         {c.id: i for i, c in enumerate(self.creatures)})
+                self.__dict__["_id_index"] = cache
+            i = cache[2].get(cid) if isinstance(cid, str) else None
+            if i is not None and self.creatures[i].id == cid:
                 return i
-        self.creature(cid)  # raises with the list of ids
-        raise AssertionError("unreachable")
+        known = ", ".join(repr(c.id) for c in self.creatures) or "none"
+        raise MapError(f"unknown creature id {cid!r}; the map has {known}")
 
     def with_creatures(self, creatures: Sequence[Creature]) -> "BattleMap":
         """A copy with another list of creatures (validated)."""

@@ -26,12 +26,14 @@ __all__ = [
     "Plan",
     "get_creature",
     "check_attack",
+    "check_flag",
     "parse_origin",
     "parse_options",
     "parse_option_value",
     "options_from_strings",
     "parse_attack_numbers",
     "trace_plan",
+    "plan_creature",
     "blocker_ref",
     "providers_of",
     "line_json",
@@ -110,6 +112,21 @@ def check_attack(attack: Any, *, allowed: Sequence[str] = ATTACKS, rules: str = 
             f"unknown attack {attack!r}{who}; expected one of {', '.join(allowed)}", "bad_attack"
         )
     return attack
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """Return ``value`` as a bool if it is True or False, else raise TypeError naming it.
+
+    >>> check_flag(True, "summary")
+    True
+    >>> check_flag("yes", "summary")
+    Traceback (most recent call last):
+    ...
+    TypeError: summary must be True or False, not str ('yes')
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__} ({value!r})")
+    return bool(value)
 
 
 def parse_origin(bmap: BattleMap, origin: Any, attack: str) -> tuple[float, float] | None:
@@ -262,6 +279,24 @@ def trace_plan(bmap: BattleMap, plan: Plan):
 
     return trace(bmap, plan.segments, attacker=plan.attacker, target=plan.target,
                  **plan.trace_options)
+
+
+def plan_creature(bmap: BattleMap, plan: Plan, role: str) -> tuple[int, Creature | None]:
+    """``(index, creature)`` of the plan's ``role`` (``"attacker"`` or
+    ``"target"``, as named in ``plan.meta``), ``(-1, None)`` where it names none.
+
+    Read from the plan's first line's attachment when that is the creature
+    named (no search through the map's creatures), else looked up by id.
+    """
+    cid = plan.meta[role]
+    if cid is None:
+        return -1, None
+    column = plan.attacker if role == "attacker" else plan.target
+    if len(column):
+        i = int(column[0])
+        if 0 <= i < len(bmap.creatures) and bmap.creatures[i].id == cid:
+            return i, bmap.creatures[i]
+    return bmap.creature_index(cid), bmap.creature(cid)
 
 
 def blocker_ref(b: Blocker) -> dict[str, Any]:

@@ -77,11 +77,13 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
+    check_flag,
     effect_search_needed,
     get_creature,
     line_json,
     parse_options,
     piece_distance,
+    plan_creature,
     providers_of,
     total_cover,
     trace_plan,
@@ -345,8 +347,8 @@ def _sight(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
            line_of_effect: bool | None = None) -> _Sight:
     if len(traces) != len(plan):
         raise ValueError(f"the plan has {len(plan)} lines but {len(traces)} traces were given")
-    shooter = bmap.creature(plan.meta["attacker"])
-    target = bmap.creature(plan.meta["target"])
+    shooter = plan_creature(bmap, plan, "attacker")[1]
+    target = plan_creature(bmap, plan, "target")[1]
     opts = plan.meta["options"]
     front_tr = traces[0]
     stray_tr = traces[1] if plan.meta["stray"] else None
@@ -402,9 +404,11 @@ def _int_arg(value: Any, name: str) -> int | None:
 
 
 def _verdict(plan: Plan, sight: _Sight, traces: Sequence[LineTrace],
-             evasion: int | None) -> dict[str, Any]:
+             evasion: int | None, *, summary: bool = False) -> dict[str, Any]:
     bonus = sight.bonus
-    if sight.counted == "object":
+    if summary:
+        providers: list[dict[str, Any]] = []
+    elif sight.counted == "object":
         providers = providers_of(sight.object_pieces)
     elif sight.counted == "creatures":
         providers = [{"kind": "creature", "creature": f.creature.id}
@@ -421,12 +425,7 @@ def _verdict(plan: Plan, sight: _Sight, traces: Sequence[LineTrace],
     else:
         windows = [w.to_json() for w in sight.windows(evasion)]
     name = cover_name(bonus)
-    lines = [dict(line_json(plan.segments[0], name, traces[0]), role="front",
-                  stopped=bool(traces[0].stopped))]
-    if sight.stray_trace is not None:
-        lines.append(dict(line_json(plan.segments[1], "stray", sight.stray_trace), role="stray",
-                          stopped=bool(sight.stray_trace.stopped)))
-    return {
+    out = {
         "cover": name,
         "bonus": bonus,
         "blocked": sight.blocked,
@@ -439,9 +438,16 @@ def _verdict(plan: Plan, sight: _Sight, traces: Sequence[LineTrace],
         "in_front": [{"creature": f.creature.id, "size": f.creature.size, "bonus": f.bonus,
                       "shield": f.shield} for f in sight.front],
         "behind": [c.id for c in sight.behind],
-        "providers": providers,
-        "lines": lines,
     }
+    if summary:
+        return out
+    out["providers"] = providers
+    out["lines"] = [dict(line_json(plan.segments[0], name, traces[0]), role="front",
+                         stopped=bool(traces[0].stopped))]
+    if sight.stray_trace is not None:
+        out["lines"].append(dict(line_json(plan.segments[1], "stray", sight.stray_trace),
+                                 role="stray", stopped=bool(sight.stray_trace.stopped)))
+    return out
 
 
 def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
@@ -458,24 +464,30 @@ def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
     if len(traces) != len(plan):
         raise ValueError(f"the plan has {len(plan)} lines but {len(traces)} traces were given")
     front = traces[0]
-    shooter = bmap.creature(plan.meta["attacker"])
-    target = bmap.creature(plan.meta["target"])
-    if not front.stopped or not effect_search_needed(plan.segments[:1], [front], shooter, target):
+    if not front.stopped:
         return None
-    return bmap.creature_index(shooter.id), bmap.creature_index(target.id), False
+    ai, shooter = plan_creature(bmap, plan, "attacker")
+    ti, target = plan_creature(bmap, plan, "target")
+    if not effect_search_needed(plan.segments[:1], [front], shooter, target):
+        return None
+    return ai, ti, False
 
 
 def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
-           line_of_effect: bool | None = None) -> dict[str, Any]:
+           line_of_effect: bool | None = None, summary: bool = False) -> dict[str, Any]:
     """The cover verdict from a plan's traces (``cover`` first).
 
     Windows are over the target's Evasion from the map; without one their
     ``from`` and ``to`` are None.  ``line_of_effect``, when given, is whether
     the attacker has line of effect to the target (found by the caller, see
     :func:`effect_search`); None searches when the centre line is stopped.
+    With ``summary`` the answer leaves out ``providers`` and ``lines`` (the
+    costly parts, which the cover matrix does not keep); every other field
+    is the full answer's.
     """
+    check_flag(summary, "summary")
     sight = _sight(bmap, plan, traces, line_of_effect=line_of_effect)
-    return _verdict(plan, sight, traces, sight.target.evasion)
+    return _verdict(plan, sight, traces, sight.target.evasion, summary=summary)
 
 
 def _traced(bmap: BattleMap, p: Plan) -> list[LineTrace]:

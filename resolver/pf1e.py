@@ -51,6 +51,7 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
+    check_flag,
     effect_search_needed,
     get_creature,
     line_json,
@@ -58,6 +59,7 @@ from .common import (
     parse_options,
     parse_origin,
     piece_distance,
+    plan_creature,
     piece_height,
     providers_of,
     total_cover,
@@ -205,12 +207,13 @@ def _melee_lines(pairs) -> np.ndarray:
 class _Judge:
     """Line verdicts for one plan, caching per-piece distance tests."""
 
-    def __init__(self, bmap: BattleMap, meta: dict[str, Any]):
+    def __init__(self, bmap: BattleMap, plan: Plan):
+        meta = plan.meta
         self.bmap = bmap
         self.meta = meta
         self.attack = meta["attack"]
-        self.shooter = None if meta["attacker"] is None else bmap.creature(meta["attacker"])
-        self.target = bmap.creature(meta["target"])
+        self.shooter = plan_creature(bmap, plan, "attacker")[1]
+        self.target = plan_creature(bmap, plan, "target")[1]
         self.soft_counts = self.attack != "reach" or meta["options"]["soft_cover_vs_reach"]
         self._low: dict[Any, bool] = {}
         self._at_slit: dict[Any, bool] = {}
@@ -298,33 +301,38 @@ def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
     if meta["origin"] is not None or meta["attacker"] is None:
         return None
     n = meta["main"]
-    shooter, target = bmap.creature(meta["attacker"]), bmap.creature(meta["target"])
+    ai, shooter = plan_creature(bmap, plan, "attacker")
+    ti, target = plan_creature(bmap, plan, "target")
     if not effect_search_needed(plan.segments[:n], list(traces)[:n], shooter, target):
         return None
-    return (bmap.creature_index(shooter.id), bmap.creature_index(target.id),
-            meta["layout"] == "corners")
+    return ai, ti, meta["layout"] == "corners"
 
 
 def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
-           line_of_effect: bool | None = None) -> dict[str, Any]:
+           line_of_effect: bool | None = None, summary: bool = False) -> dict[str, Any]:
     """The pf1e answer for a plan from its traces (in the plan's line order).
 
     ``line_of_effect``, when given, is whether the attacker has line of
     effect to the target (found by the caller, see :func:`effect_search`);
-    None searches when no drawn line proves it.
+    None searches when no drawn line proves it.  With ``summary`` the answer
+    leaves out ``providers`` and ``lines`` (the costly parts, which the cover
+    matrix does not keep); every other field is the full answer's.
     """
+    check_flag(summary, "summary")
     meta = plan.meta
     traces = list(traces)
     if len(traces) != len(plan):
         raise ValueError(f"decide needs {len(plan)} traces (one per planned line), not {len(traces)}")
-    judge = _Judge(bmap, meta)
+    judge = _Judge(bmap, plan)
     n = meta["main"]
     main, main_seg = traces[:n], plan.segments[:n]
     if meta["layout"] == "melee":
-        cover, corner, square, providers, lines = _decide_melee(judge, meta["pairs"], main_seg, main)
+        cover, corner, square, providers, lines = _decide_melee(judge, meta["pairs"], main_seg, main,
+                                                                summary=summary)
         melee_cover = cover == "cover"
     else:
-        cover, corner, square, providers, lines = _decide_lines(judge, meta, main_seg, main)
+        cover, corner, square, providers, lines = _decide_lines(judge, meta, main_seg, main,
+                                                                summary=summary)
         melee_cover = False
         if meta["adjacent"]:
             melee_cover = any(judge.melee_cover(tr) for tr in _best_melee(meta["aoo_pairs"], traces[n:]))
@@ -335,7 +343,7 @@ def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
         cover = "total"
     aoo = None if not meta["adjacent"] else not (melee_cover or cover == "total")
     ac, reflex, stealth, stealth_bonus = OUTPUTS[cover]
-    return {
+    out = {
         "cover": cover,
         "ac_bonus": ac,
         "reflex_bonus": reflex,
@@ -344,9 +352,11 @@ def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
         "attack_of_opportunity": aoo,
         "corner": corner,
         "square": square,
-        "providers": providers,
-        "lines": lines,
     }
+    if not summary:
+        out["providers"] = providers
+        out["lines"] = lines
+    return out
 
 
 def _num(v: float) -> int | float:
@@ -354,7 +364,8 @@ def _num(v: float) -> int | float:
     return int(f) if f.is_integer() else f
 
 
-def _decide_lines(judge: _Judge, meta: dict[str, Any], seg: np.ndarray, traces: list[LineTrace]):
+def _decide_lines(judge: _Judge, meta: dict[str, Any], seg: np.ndarray, traces: list[LineTrace],
+                  *, summary: bool = False):
     ranks = np.array([judge.verdict(tr) for tr in traces], dtype=np.int64).reshape(-1, 4)
     worst = ranks.max(axis=1)
     base = worst.copy()
@@ -372,6 +383,8 @@ def _decide_lines(judge: _Judge, meta: dict[str, Any], seg: np.ndarray, traces: 
         k, j = divmod(g, len(squares))
         corner = [_num(v) for v in meta["corners"][k]]
         square = list(squares[j])
+    if summary:
+        return LEVELS[worst[g]], corner, square, None, None
     rows = range(4 * g, 4 * g + 4)
     givers: list[Blocker] = []
     for i in rows:
@@ -393,12 +406,15 @@ def _best_melee(pairs, traces: list[LineTrace]) -> list[LineTrace]:
     return traces[16 * p:16 * p + 16]
 
 
-def _decide_melee(judge: _Judge, pairs, seg: np.ndarray, traces: list[LineTrace]):
+def _decide_melee(judge: _Judge, pairs, seg: np.ndarray, traces: list[LineTrace],
+                  *, summary: bool = False):
     p, covered = _melee_order(pairs, traces)
     s, q = pairs[p]
     rows = range(16 * p, 16 * p + 16)
     first = int(np.argmax(covered)) if covered.any() else 0
     corner = [_num(v) for v in seg[16 * p + first][:2]]
+    if summary:
+        return "cover" if covered.any() else "none", corner, list(q), None, None
     givers = [b for i in rows if covered[i - 16 * p]
               for b in traces[i].blockers if b.kind != "creature"]
     lines = [line_json(seg[i], "cover" if covered[i - 16 * p] else "none", traces[i]) for i in rows]

@@ -51,6 +51,7 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
+    check_flag,
     effect_search_needed,
     get_creature,
     line_json,
@@ -58,6 +59,7 @@ from .common import (
     parse_options,
     parse_origin,
     piece_distance,
+    plan_creature,
     providers_of,
     total_cover,
     trace_plan,
@@ -143,10 +145,11 @@ def plan(
 
 
 class _Judge:
-    def __init__(self, bmap: BattleMap, meta: dict[str, Any]):
+    def __init__(self, bmap: BattleMap, plan: Plan):
+        meta = plan.meta
         self.bmap = bmap
-        self.shooter = None if meta["attacker"] is None else bmap.creature(meta["attacker"])
-        self.target = bmap.creature(meta["target"])
+        self.shooter = plan_creature(bmap, plan, "attacker")[1]
+        self.target = plan_creature(bmap, plan, "target")[1]
         sizes = [self.target.size_index]
         if self.shooter is not None:
             sizes.append(self.shooter.size_index)
@@ -209,29 +212,32 @@ def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
     meta = plan.meta
     if meta["origin"] is not None or meta["attacker"] is None:
         return None
-    shooter, target = bmap.creature(meta["attacker"]), bmap.creature(meta["target"])
+    ai, shooter = plan_creature(bmap, plan, "attacker")
+    ti, target = plan_creature(bmap, plan, "target")
     if not effect_search_needed(plan.segments, list(traces), shooter, target):
         return None
-    return bmap.creature_index(shooter.id), bmap.creature_index(target.id), False
+    return ai, ti, False
 
 
 def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
-           line_of_effect: bool | None = None) -> dict[str, Any]:
+           line_of_effect: bool | None = None, summary: bool = False) -> dict[str, Any]:
     """The pf2e answer for a plan from its traces (in the plan's line order).
 
     ``line_of_effect``, when given, is whether the attacker has line of
     effect to the target (found by the caller, see :func:`effect_search`);
-    None searches when no drawn line proves it.
+    None searches when no drawn line proves it.  With ``summary`` the answer
+    leaves out ``providers`` and ``lines`` (the costly parts, which the cover
+    matrix does not keep); every other field is the full answer's.
     """
+    check_flag(summary, "summary")
     meta = plan.meta
     traces = list(traces)
     if len(traces) != len(plan):
         raise ValueError(f"decide needs {len(plan)} traces (one per planned line), not {len(traces)}")
-    judge = _Judge(bmap, meta)
+    judge = _Judge(bmap, plan)
     ranks = np.array([judge.verdict(tr) for tr in traces], dtype=np.int64)
     i = int(np.argmin(ranks))  # first best: corners are in (y, x) order
     level = int(ranks[i])
-    givers = judge.givers(traces[i], level)
     cover = LEVELS[level]
     if level == STANDARD and judge.target.taken_cover:
         cover = LEVELS[GREATER]
@@ -244,9 +250,10 @@ def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
         "defence_bonus": defence_bonus,
         "stealth_bonus": stealth_bonus,
         "can_hide": can_hide,
-        "providers": providers_of(givers),
-        "lines": [line_json(plan.segments[i], LEVELS[level], traces[i])],
     }
+    if not summary:
+        out["providers"] = providers_of(judge.givers(traces[i], level))
+        out["lines"] = [line_json(plan.segments[i], LEVELS[level], traces[i])]
     return out
 
 

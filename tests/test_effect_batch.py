@@ -200,3 +200,296 @@ def test_drawn_stopped_errors():
         line_of_effect(m, "A", "B", drawn_stopped=1)
     with pytest.raises(ValueError, match="drawn_stopped applies to a shooter and a target"):
         line_of_effect(m, None, "B", origin=(0.5, 0.5), drawn_stopped=True)
+
+
+# ------------------------------------------ batched candidates == per pair
+# A frozen copy of the per-pair candidate builder the batched one replaced
+# (one pair at a time, scalar rectangles, numpy per pair): critical points,
+# the lines through every two of them clipped to the part from one space to
+# the other, the validity filter, distinct rows sorted.
+_U = 1024
+
+
+def _old_edge_crossings(walls, rect):
+    out = []
+    x0, y0, x1, y1 = rect
+    for axis, fixed, lo, hi in ((0, (x0, x1), y0, y1), (1, (y0, y1), x0, x1)):
+        a0, a1 = walls[:, axis], walls[:, axis + 2]
+        b0, b1 = walls[:, 1 - axis], walls[:, 3 - axis]
+        for f in fixed:
+            den = a1 - a0
+            ok = (den != 0) & (np.minimum(a0, a1) <= f) & (f <= np.maximum(a0, a1))
+            d, a0k, b0k, b1k = den[ok], a0[ok], b0[ok], b1[ok]
+            num = b0k * d + (f - a0k) * (b1k - b0k)
+            num, d = num * np.sign(d), d * np.sign(d)
+            for v in (np.floor_divide(num, d), -np.floor_divide(-num, d)):
+                v = v[(lo <= v) & (v <= hi)]
+                pts = np.empty((len(v), 2), dtype=np.int64)
+                pts[:, axis] = f
+                pts[:, 1 - axis] = v
+                out.append(pts)
+    return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
+
+
+def _old_in_hull(pts, corners):
+    c = [tuple(int(v) for v in row) for row in np.unique(corners, axis=0)]
+
+    def cross(o, a, b):
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    def chain(seq):
+        out = []
+        for q in seq:
+            while len(out) >= 2 and cross(out[-2], out[-1], q) <= 0:
+                out.pop()
+            out.append(q)
+        return out
+
+    hull = chain(c)[:-1] + chain(c[::-1])[:-1]
+    ok = np.ones(len(pts), dtype=bool)
+    for i in range(len(hull)):
+        (ax, ay), (bx, by) = hull[i], hull[(i + 1) % len(hull)]
+        ok &= (bx - ax) * (pts[:, 1] - ay) - (by - ay) * (pts[:, 0] - ax) >= 0
+    return ok
+
+
+def _old_critical_points(prep, srect, trect):
+    box = (min(srect[0], trect[0]), min(srect[1], trect[1]),
+           max(srect[2], trect[2]), max(srect[3], trect[3]))
+    pts = [np.array([[r[0], r[1]], [r[2], r[1]], [r[0], r[3]], [r[2], r[3]]], dtype=np.int64)
+           for r in (srect, trect)]
+    corners = np.concatenate(pts)
+    h, w = prep.turns.shape
+    X0, Y0 = max(box[0] // _U, 0), max(box[1] // _U, 0)
+    X1, Y1 = min(-(-box[2] // _U), w - 1), min(-(-box[3] // _U), h - 1)
+    ys, xs = np.nonzero(prep.turns[Y0:Y1 + 1, X0:X1 + 1])
+    pts.append(np.stack([xs + X0, ys + Y0], axis=1).astype(np.int64) * _U)
+    if len(prep.walls):
+        near = ((prep.wx0 <= box[2]) & (box[0] <= prep.wx1)
+                & (prep.wy0 <= box[3]) & (box[1] <= prep.wy1))
+        walls = prep.walls[near]
+        pts.append(walls.reshape(-1, 2))
+        for r in (srect, trect):
+            pts.append(_old_edge_crossings(walls, r))
+    allpts = np.concatenate(pts)
+    return np.unique(allpts[_old_in_hull(allpts, corners)], axis=0)
+
+
+def _old_lattice_range(p, e, rect):
+    lo = np.full(len(p), np.iinfo(np.int64).min // 4, dtype=np.int64)
+    hi = np.full(len(p), np.iinfo(np.int64).max // 4, dtype=np.int64)
+    for ax, (r0, r1) in enumerate(((rect[0], rect[2]), (rect[1], rect[3]))):
+        pa, ea = p[:, ax], e[:, ax]
+        still = ea == 0
+        outside = still & ((pa < r0) | (pa > r1))
+        lo, hi = np.where(outside, 1, lo), np.where(outside, 0, hi)
+        em = np.where(still, 1, np.abs(ea))
+        a = np.where(ea > 0, r0 - pa, pa - r1)
+        b = np.where(ea > 0, r1 - pa, pa - r0)
+        lo = np.where(still, lo, np.maximum(lo, -np.floor_divide(-a, em)))
+        hi = np.where(still, hi, np.minimum(hi, np.floor_divide(b, em)))
+    return lo, hi
+
+
+def _old_chord_mid(p, d, rect):
+    s0, s1 = np.full(len(p), -np.inf), np.full(len(p), np.inf)
+    ok = np.ones(len(p), dtype=bool)
+    for ax, (r0, r1) in enumerate(((rect[0], rect[2]), (rect[1], rect[3]))):
+        pa, da = p[:, ax].astype(np.float64), d[:, ax].astype(np.float64)
+        still = da == 0
+        ok &= ~still | ((pa >= r0) & (pa <= r1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u, v = (r0 - pa) / da, (r1 - pa) / da
+        s0 = np.where(still, s0, np.maximum(s0, np.minimum(u, v)))
+        s1 = np.where(still, s1, np.minimum(s1, np.maximum(u, v)))
+    return s0, s1, ok & (s0 <= s1)
+
+
+def _old_clamp(pts, rect):
+    return np.stack([np.clip(pts[:, 0], rect[0], rect[2]),
+                     np.clip(pts[:, 1], rect[1], rect[3])], axis=1)
+
+
+def _old_lines_to_segments(p, q, srect, trect):
+    d = q - p
+    g = np.gcd(d[:, 0], d[:, 1])
+    keep = g > 0
+    p, d, g = p[keep], d[keep], g[keep]
+    e = d // g[:, None]
+    tlo, thi = _old_lattice_range(p, e, trect)
+    slo, shi = _old_lattice_range(p, e, srect)
+    has = (slo <= shi) & (tlo <= thi)
+    ks, kt = np.zeros(len(p), dtype=np.int64), np.zeros(len(p), dtype=np.int64)
+    cases = (
+        (shi < tlo, shi, tlo),
+        (thi < slo, slo, thi),
+        ((shi == tlo) & (tlo < thi), shi, tlo + 1),
+        ((shi == tlo) & (tlo == thi) & (slo < shi), shi - 1, tlo),
+        ((thi == slo) & (slo < shi), slo + 1, thi),
+        ((thi == slo) & (slo == shi) & (tlo < thi), slo, thi - 1),
+    )
+    ok = np.zeros(len(p), dtype=bool)
+    for mask, k_s, k_t in cases:
+        mask = mask & has & ~ok
+        ks[mask], kt[mask] = k_s[mask], k_t[mask]
+        ok |= mask
+    out = [np.concatenate([p[ok] + ks[ok, None] * e[ok], p[ok] + kt[ok, None] * e[ok]], axis=1)]
+    rest = ~has
+    if rest.any():
+        pr, dr = p[rest], d[rest]
+        t0, t1, tok = _old_chord_mid(pr, dr, trect)
+        s0, s1, sok = _old_chord_mid(pr, dr, srect)
+        a_real = pr + ((s0 + s1) / 2)[:, None] * dr
+        b_real = pr + ((t0 + t1) / 2)[:, None] * dr
+        ok = sok & tok
+        a_real, b_real, dr = a_real[ok], b_real[ok], dr[ok]
+        normal = np.stack([-dr[:, 1], dr[:, 0]], axis=1).astype(np.float64)
+        normal /= np.maximum(np.abs(normal).max(axis=1, keepdims=True), 1)
+        for shift in (0.0, 1.0, -1.0):
+            a = _old_clamp(np.rint(a_real + shift * normal).astype(np.int64), srect)
+            b = _old_clamp(np.rint(b_real + shift * normal).astype(np.int64), trect)
+            out.append(np.concatenate([a, b], axis=1))
+    return np.concatenate(out), int(rest.sum())
+
+
+def _old_valid(segs, srect, trect):
+    x0, y0, x1, y1 = segs.T
+    ok = (x0 != x1) | (y0 != y1)
+    along = np.zeros(len(segs), dtype=bool)
+    for ax in (0, 1):
+        c0, c1 = (x0, x1) if ax == 0 else (y0, y1)
+        v0, v1 = (y0, y1) if ax == 0 else (x0, x1)
+        lo, hi = np.minimum(v0, v1), np.maximum(v0, v1)
+        (on_s, s0, s1), (on_t, t0, t1) = [
+            ((c0 == r[ax]) | (c0 == r[ax + 2]), r[1 - ax], r[3 - ax]) for r in (srect, trect)]
+        in_s = on_s & (s0 <= lo) & (hi <= s1)
+        in_t = on_t & (t0 <= lo) & (hi <= t1)
+        joined = (on_s & on_t & (s0 <= t1) & (t0 <= s1)
+                  & (min(s0, t0) <= lo) & (hi <= max(s1, t1)))
+        along |= (c0 == c1) & (in_s | in_t | joined)
+    return ok & ~along
+
+
+def _old_candidates(m: BattleMap, ai: int, ti: int) -> tuple[np.ndarray, int]:
+    """One pair's exact-search candidates (units, distinct, sorted) and how
+    many of its lines took the best-effort path."""
+    srect = tuple(v * _U for v in m.creatures[ai].rect)
+    trect = tuple(v * _U for v in m.creatures[ti].rect)
+    if srect[0] < trect[2] and trect[0] < srect[2] and srect[1] < trect[3] and trect[1] < srect[3]:
+        x0, y0 = max(srect[0], trect[0]), max(srect[1], trect[1])
+        x1, y1 = min(srect[2], trect[2]), min(srect[3], trect[3])
+        return np.array([[x0, y0, x1, y1]], dtype=np.int64), 0
+    pts = _old_critical_points(effect._effect_prep(m), srect, trect)
+    i, j = np.triu_indices(len(pts), k=1)
+    segs, rough = _old_lines_to_segments(pts[i], pts[j], srect, trect)
+    segs = np.unique(segs[_old_valid(segs, srect, trect)], axis=0)
+    return segs, rough
+
+
+def _fine_map(rng: np.random.Generator) -> BattleMap | None:
+    """A random map as :func:`_random_map`, but with walls and doors that also
+    end anywhere on the 1/1024 lattice (so that some candidate lines have no
+    lattice point in a space), and two tiny creatures sharing a square now
+    and then."""
+    w, h = int(rng.integers(6, 11)), int(rng.integers(5, 9))
+    squares = np.where(rng.random((h, w)) < 0.2, 1, 0).astype(np.uint8)
+    walls = []
+    for _ in range(int(rng.integers(1, 8))):
+        denom = int(rng.choice([1, 2, 1024, 1024]))
+        p = rng.integers(0, [w * denom + 1, h * denom + 1]) / denom
+        q = rng.integers(0, [w * denom + 1, h * denom + 1]) / denom
+        if (p == q).all():
+            continue
+        kind = str(rng.choice(["wall", "wall", "door", "slit", "low"]))
+        walls.append({"kind": kind, "points": [p.tolist(), q.tolist()]})
+    taken = squares.astype(bool).copy()
+    creatures = []
+    for i in range(6):
+        for _ in range(60):
+            size = str(rng.choice(list(SIZES)))
+            s = SIZES[size]
+            x, y = int(rng.integers(0, w - s + 1)), int(rng.integers(0, h - s + 1))
+            if not taken[y:y + s, x:x + s].any():
+                taken[y:y + s, x:x + s] = True
+                creatures.append({"id": f"c{i}", "x": x, "y": y, "size": size})
+                if size == "small" and rng.random() < 0.5:
+                    creatures[-1]["size"] = "tiny"
+                    creatures.append({"id": f"d{i}", "x": x, "y": y, "size": "tiny"})
+                break
+    if len(creatures) < 3:
+        return None
+    return BattleMap.build(w, h, squares=squares, walls=walls, creatures=creatures)
+
+
+def _batched_candidates(m: BattleMap, pairs: list[tuple[int, int]]) -> dict[int, np.ndarray]:
+    got: dict[int, list[np.ndarray]] = {}
+    for segs, owners in effect._exact_batches(m, np.array(pairs, dtype=np.int64)):
+        assert len(segs) == len(owners)
+        for o in np.unique(owners).tolist():
+            got.setdefault(o, []).append(segs[owners == o])
+    return {o: np.concatenate(v) for o, v in got.items()}
+
+
+@pytest.mark.parametrize("max_segments", [effect.MAX_SEGMENTS, 40])
+def test_batched_candidates_equal_the_per_pair_builder(monkeypatch, max_segments):
+    """Per pair the same candidate segments, in the same order, as the frozen
+    per-pair builder, whether a batch holds all pairs or only a few."""
+    monkeypatch.setattr(effect, "MAX_SEGMENTS", max_segments)
+    rng = np.random.default_rng(8128)
+    checked = rough = shared = 0
+    maps = 0
+    while maps < 10:
+        m = _fine_map(rng)
+        if m is None:
+            continue
+        maps += 1
+        pairs = _ordered_pairs(m)
+        got = _batched_candidates(m, pairs)
+        for n, (a, t) in enumerate(pairs):
+            want, r = _old_candidates(m, a, t)
+            rough += r
+            shared += m.creatures[a].rect == m.creatures[t].rect
+            have = got.get(n, np.empty((0, 4), dtype=np.int64))
+            assert np.array_equal(have, want), (m, a, t)
+            checked += len(want)
+        # the critical points too, pair by pair
+        prep = effect._effect_prep(m)
+        rects = np.array([[v * _U for v in c.rect] for c in m.creatures], dtype=np.int64)
+        ok = [(a, t) for a, t in pairs
+              if not (rects[a][0] < rects[t][2] and rects[t][0] < rects[a][2]
+                      and rects[a][1] < rects[t][3] and rects[t][1] < rects[a][3])]
+        who = np.array(ok, dtype=np.int64)
+        pts, owner = effect._critical_points_many(prep, rects[who[:, 0]], rects[who[:, 1]])
+        for n, (a, t) in enumerate(ok):
+            want = _old_critical_points(prep, tuple(rects[a]), tuple(rects[t]))
+            assert np.array_equal(pts[owner == n], want), (m, a, t)
+    # the comparison covered many segments, the best-effort path and shared squares
+    assert checked > 10_000 and rough > 0 and shared > 0
+
+
+def test_line_of_effect_answers_and_witnesses_unchanged():
+    """The batched search answers as tracing the frozen builder's candidates
+    does, and its witness is the first clear one of them."""
+    rng = np.random.default_rng(5040)
+    seen = {True: 0, False: 0}
+    maps = 0
+    while maps < 8:
+        m = _fine_map(rng)
+        if m is None:
+            continue
+        maps += 1
+        pairs = _ordered_pairs(m)
+        got = line_of_effect_many(m, pairs, drawn_stopped=True).tolist()
+        for (a, t), answer in zip(pairs, got):
+            segs, _ = _old_candidates(m, a, t)
+            stopped = trace(m, segs / _U, attacker=np.full(len(segs), a),
+                            target=np.full(len(segs), t), stopped_only=True).stopped
+            clear = np.flatnonzero(~np.asarray(stopped, dtype=bool))
+            assert answer == bool(len(clear)), (m, a, t)
+            w = effect_witness(m, a, t, drawn_stopped=True)
+            if answer:
+                assert np.array_equal(w, segs[clear[0]] / _U), (m, a, t)
+            else:
+                assert w is None
+            seen[answer] += 1
+    assert seen[True] >= 20 and seen[False] >= 20

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 
@@ -12,7 +13,8 @@ import pytest
 from lineoffire.cli import main
 from lineoffire.errors import RequestError
 from lineoffire.maps import BattleMap, save_map
-from lineoffire.matrix import COVER_CODES, cover_matrix, pairs_in_range
+from lineoffire.geometry.effect import line_of_effect
+from lineoffire.matrix import BONUS_KEY, COVER_CODES, cover_matrix, pairs_in_range
 from lineoffire.ops import run_op
 from lineoffire.resolver import RULESETS, ruleset
 
@@ -186,6 +188,106 @@ def test_decide_takes_the_line_of_effect_answer(rules):
     # in plain view a drawn line proves line of effect: no search
     p = mod.plan(VAULT, "A", "G")
     assert mod.effect_search(VAULT, p, list(trace_plan(VAULT, p))) is None
+
+
+# A close-quarters room for melee and reach: a wall between A and B (one edge
+# long, so reachable around), a door between B and G, a slit, a low square:
+#
+#     0 1 2 3 4 5
+#   0 . . . . . .
+#   1 A|B G . # .      (| a wall on x = 1 from y = 1 to y = 2; a closed door on
+#   2 . O O . . .       x = 2 from y = 1 to y = 2; ':' a slit on x = 4)
+#   3 . O O : H ,      (',' a low square; O a large ogre)
+#   4 . . . . . .
+ROOM = BattleMap.build(
+    6, 5,
+    squares=["......", "....#.", "......", ".....=", "......"],
+    walls=[{"kind": "wall", "points": [[1, 1], [1, 2]]},
+           {"kind": "door", "points": [[2, 1], [2, 2]]},
+           {"kind": "slit", "points": [[4, 3], [4, 4]]}],
+    creatures=[{"id": "A", "x": 0, "y": 1, "evasion": 12},
+               {"id": "B", "x": 1, "y": 1, "evasion": 11},
+               {"id": "G", "x": 2, "y": 1, "evasion": 10},
+               {"id": "O", "x": 1, "y": 2, "size": "large", "evasion": 9},
+               {"id": "H", "x": 4, "y": 3, "evasion": 13}],
+)
+
+_COSTLY = ("providers", "lines")
+
+
+def _summary_cases(rules):
+    """(map, plan) for every ordered pair of YARD, ROOM and VAULT and every attack
+    the ruleset draws differently, and area effects from a few origins."""
+    from lineoffire.errors import RequestError as _RE
+
+    mod = ruleset(rules)
+    attacks = ["ranged", "reach", "melee"] if rules == "pf1e" else ["ranged"]
+    for m in (YARD, ROOM, VAULT):
+        ids = [c.id for c in m.creatures]
+        for attack in attacks:
+            for a in ids:
+                for t in ids:
+                    if a == t:
+                        continue
+                    try:
+                        yield m, mod.plan(m, a, t, attack=attack)
+                    except _RE:  # melee against a creature that is not adjacent
+                        continue
+        if rules != "creature-cover":
+            for origin in ([0, 0], [3.5, 1.5], [5, 5]):
+                for t in ids:
+                    yield m, mod.plan(m, None, t, attack="area", origin=origin)
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_summary_decide_is_the_full_answer_less_providers_and_lines(rules):
+    from lineoffire.resolver.common import trace_plan
+
+    mod = ruleset(rules)
+    covers, melee = set(), 0
+    for m, p in _summary_cases(rules):
+        traces = list(trace_plan(m, p))
+        full = mod.decide(m, p, traces)
+        assert set(_COSTLY) <= set(full)
+        short = mod.decide(m, p, traces, summary=True)
+        assert short == {k: v for k, v in full.items() if k not in _COSTLY}, (p.meta, full)
+        # with the matrix's line-of-effect answer too
+        known = mod.effect_search(m, p, traces)
+        if known is not None:
+            loe = line_of_effect(m, known[0], known[1])
+            assert mod.decide(m, p, traces, line_of_effect=loe, summary=True) == short
+        covers.add(full["cover"])
+        melee += p.meta.get("layout") == "melee"
+    # the maps give every ruleset a spread of verdicts, total cover among them
+    assert len(covers) >= 3 and "total" in covers, covers
+    assert rules != "pf1e" or melee >= 4
+    with pytest.raises(TypeError, match=r"summary must be True or False, not str \('yes'\)"):
+        mod.decide(m, p, traces, summary="yes")
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_matrix_without_answers_asks_for_summaries(rules, monkeypatch):
+    mod = ruleset(rules)
+    kept = cover_matrix(ROOM, rules=rules, keep_answers=True)
+    calls = []
+    real = mod.decide
+
+    @functools.wraps(real)  # keeps the signature the matrix reads
+    def spy(*args, **kw):
+        calls.append(kw.get("summary", False))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(mod, "decide", spy)
+    bare = cover_matrix(ROOM, rules=rules, keep_answers=False)
+    assert calls and all(calls)
+    assert bare.cover.tolist() == kept.cover.tolist()
+    assert bare.bonus.tolist() == kept.bonus.tolist()
+    assert bare.to_json()["pairs"] == [
+        {k: p[k] for k in ("attacker", "target", "cover", BONUS_KEY[rules])}
+        for p in kept.to_json()["pairs"]]
+    calls.clear()
+    cover_matrix(ROOM, rules=rules, keep_answers=True)
+    assert calls and not any(calls)
 
 
 def test_pf1e_searches_when_unstopped_lines_prove_nothing():

@@ -292,9 +292,10 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         hit = (pf_all & 15) > 0
     attached = bool((start_att | end_att).any())
     if attached:
-        s_N, Vy = numerators(np.arange(len(sl)))
-        sel = np.flatnonzero(hit & (s_N >= N0[sl]) & (s_N < N1[sl]))
-        i_start = s_N[sel]
+        sel = np.flatnonzero(hit)
+        i_start = numerators(sel)[0]
+        inside = (i_start >= N0[sl[sel]]) & (i_start < N1[sl[sel]])
+        sel, i_start = sel[inside], i_start[inside]
     else:
         sel = np.flatnonzero(hit)
         # the stretches' parameters are needed only for blocker rows
@@ -319,15 +320,13 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     # x-slots of points (not P, not a window's first point) and all y-slots are
     # crossings; without attachments every crossing lies strictly inside
     esel = esel[is_y[esel] | (k[src[esel]] > 0)]
+    N_, Vy_ = numerators(esel)
     if attached:
-        esel = esel[(s_N[esel] > N0[sl[esel]]) & (s_N[esel] < N1[sl[esel]])]
+        inside = (N_ > N0[sl[esel]]) & (N_ < N1[sl[esel]])
+        esel, N_, Vy_ = esel[inside], N_[inside], Vy_[inside]
     pts = _Points()
     if len(esel):
         el_, y_ = sl[esel], is_y[esel]
-        if attached:
-            N_, Vy_ = s_N[esel], Vy[esel]
-        else:
-            N_, Vy_ = numerators(esel)
         # exact position in the frame: (u, v) = (un, vn) / pd
         pd = np.where(y_, dvp[el_], du[el_])
         Ux = (fu[el_] + k[src[esel]]) * S
@@ -536,18 +535,6 @@ def _simple_crossings(prep: Prep, esel, is_y, vert_e, xn, yn, pd, f_after, f_bef
     return keep, wall, stopped, slit, low
 
 
-def _seg_excl_cumsum(flags, counts):
-    """Per segment (lengths ``counts``), how many ``flags`` come strictly before."""
-    c = np.zeros(len(flags) + 1, np.int64)
-    np.cumsum(flags, out=c[1:])
-    starts = np.repeat(np.cumsum(counts) - counts, counts)
-    return c[:-1] - c[starts]
-
-
-def _floor_div(a, b):
-    return a // b
-
-
 def _flags(prep: Prep, c, r):
     """Packed flags of squares (c, r), which may lie one square off the map."""
     return prep.pflags[r + 1, c + 1]
@@ -565,12 +552,6 @@ def _creatures(prep: Prep, c, r, att, tgt, ignore, flags=None):
         got[bad] = -1
         out[:, k] = got
     return out
-
-
-def _edge_count(grid, line, unit, vertical):
-    if vertical:
-        return grid[unit + 1, line + 1]
-    return grid[line + 1, unit + 1]
 
 
 def _point_at(li, Nw, px, py, qx, qy, dx, dy, mdx, mdy, Dx, Dy, D):

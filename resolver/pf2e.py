@@ -146,7 +146,6 @@ def plan(
 
 class _Judge:
     def __init__(self, bmap: BattleMap, plan: Plan):
-        meta = plan.meta
         self.bmap = bmap
         self.shooter = plan_creature(bmap, plan, "attacker")[1]
         self.target = plan_creature(bmap, plan, "target")[1]

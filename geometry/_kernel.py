@@ -2,27 +2,37 @@
 
 Coordinates are int64 in units of 1/1024 square.  For one chunk of lines:
 
-1. **Grid crossings.**  In a mirrored frame where the line runs towards +x
-   and +y, the x- and y-grid-line crossings of every line are enumerated in
-   closed form and merged into parameter order without sorting: a crossing's
-   rank is its index among its own axis plus the number of crossings of the
-   other axis strictly before it, counted with one integer division.  All
+1. **Grid crossings.**  In a frame where the line runs along +u, +v with
+   du >= dv >= 0 (mirrored, and the axes of steep lines swapped), column j
+   of a line lies between its u-grid-line crossings j and j + 1; with slope
+   at most 1 a column holds one or two squares, so each column gives two
+   *slots*: the u-crossing entering it and the v-crossing inside it, if any.
+   The valid slots, in slot order, are the line's crossings in parameter
+   order: no ranks, no sorting.  Rows come from one integer division per
+   column (``v * du`` is a per-line linear form in the column index), and
+   each slot's square is a flat index into a padded byte grid of packed
+   flags (solid, low, creature, off-grid wall, four walled edges).  All
    parameters of a line are integers over one denominator ``D = |dx| * |dy|``
-   (zeros read as 1).  A segmented cumulative sum gives each open interval's
-   square.
-2. **Intervals.**  On an open interval the line lies in one square's open
-   interior, or runs along a grid line between two squares (a seam); the
-   squares' flags decide it at once (one gather).
-3. **Points.**  Only some points need the full two-sided rule: grid
-   vertices the line passes through, crossings of grid lines that carry
-   thin walls, the attached ends (with their angular arcs), and points where
-   the line meets a wall that is not on a grid line ("free" walls, found
-   through per-square buckets and intersected exactly with Python integers).
-   Point events at the same parameter are merged, then every square, creature
-   and wall direction at the point is tested against the two sides with the
-   exact angular predicates of :mod:`._arcs`.
+   (zeros read as 1), so they compare exactly.
+2. **Stretches.**  On an open stretch between crossings the line lies in one
+   square's open interior, or runs along a grid line between two squares (a
+   seam); the gathered flags decide it at once.
+3. **Points.**  Only some points can add anything: vertices the line passes
+   through, crossings of walled grid edges, the attached ends, and points on
+   off-grid ("free") walls, found through per-square buckets and intersected
+   exactly with Python integers.  The common cases are settled directly: a
+   crossing of an edge whose one wall runs on past the point both ways, and
+   a vertex crossed diagonally with no wall on its edges (only its four
+   squares decide).  The rest are merged by exact parameter and get the full
+   two-sided rule: every square, creature and wall direction at the point is
+   tested against the two sides (half-planes, or at attached ends the
+   angular arcs) with the exact predicates of :mod:`._arcs`.
 4. **Blockers.**  Each piece is kept once at its least parameter and sorted
    by (t, kind, ref).
+
+Modes: ``blockers=False`` skips the blocker rows; ``stopped_only=True``
+traces a window of columns of every line at a time and drops each line at
+the first window where it is stopped.
 """
 
 from __future__ import annotations

@@ -51,10 +51,11 @@ def shots(bmap: Any, attacker: str, target: str, **kw: Any) -> dict[str, Any]:
 
 
 def matrix(bmap: Any, **kw: Any):
-    """Cover of every ordered pair of creatures; see :func:`lineoffire.matrix.matrix`."""
-    from lineoffire.matrix import matrix as _matrix
+    """Cover of every ordered pair of creatures (a ``MatrixResult``); see
+    :func:`lineoffire.matrix.cover_matrix` for the keywords."""
+    from lineoffire.matrix import cover_matrix
 
-    return _matrix(_map(bmap), **kw)
+    return cover_matrix(_map(bmap), **kw)
 
 
 def line_of_effect(bmap: Any, attacker: str, target: str | None = None, *,

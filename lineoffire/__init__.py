@@ -9,7 +9,7 @@ from __future__ import annotations
 from lineoffire.errors import MapError, RequestError
 from lineoffire.geometry import Blocker, LineTrace, TraceBatch, trace
 from lineoffire.maps import BattleMap, Creature, Wall, load_map, save_map
-from lineoffire.api import cover, line_of_effect, matrix, shots
+from lineoffire.api import cover, cover_matrix, line_of_effect, shots
 
 __version__ = "0.1.0"
 
@@ -23,9 +23,9 @@ __all__ = [
     "TraceBatch",
     "Wall",
     "cover",
+    "cover_matrix",
     "line_of_effect",
     "load_map",
-    "matrix",
     "save_map",
     "shots",
     "trace",

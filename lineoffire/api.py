@@ -11,7 +11,7 @@ from typing import Any, Sequence
 from lineoffire.maps import BattleMap, load_map
 from lineoffire.resolver import ruleset
 
-__all__ = ["cover", "shots", "matrix", "line_of_effect"]
+__all__ = ["cover", "shots", "cover_matrix", "line_of_effect"]
 
 
 def _map(source: Any) -> BattleMap:
@@ -50,12 +50,15 @@ def shots(bmap: Any, attacker: str, target: str, **kw: Any) -> dict[str, Any]:
     return _shots(_map(bmap), attacker, target, **kw)
 
 
-def matrix(bmap: Any, **kw: Any):
+def cover_matrix(bmap: Any, **kw: Any):
     """Cover of every ordered pair of creatures (a ``MatrixResult``); see
-    :func:`lineoffire.matrix.cover_matrix` for the keywords."""
-    from lineoffire.matrix import cover_matrix
+    :func:`lineoffire.matrix.cover_matrix` for the keywords.
 
-    return cover_matrix(_map(bmap), **kw)
+    (Named so that it cannot be shadowed by the :mod:`lineoffire.matrix` module.)
+    """
+    from lineoffire.matrix import cover_matrix as _cover_matrix
+
+    return _cover_matrix(_map(bmap), **kw)
 
 
 def line_of_effect(bmap: Any, attacker: str, target: str | None = None, *,

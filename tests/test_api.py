@@ -20,7 +20,7 @@ PILLAR = {
 
 
 def test_public_names_are_exported():
-    for name in ("trace", "cover", "shots", "matrix", "line_of_effect", "load_map",
+    for name in ("trace", "cover", "shots", "cover_matrix", "line_of_effect", "load_map",
                  "save_map", "BattleMap", "Creature", "Wall", "MapError", "RequestError"):
         assert name in lof.__all__
         assert hasattr(lof, name)
@@ -45,7 +45,9 @@ def test_trace_line_of_effect_and_shots():
 
 
 def test_matrix_through_the_api():
-    result = lof.matrix(PILLAR, rules="pf2e")
+    import lineoffire.matrix  # noqa: F401  (the module must not shadow the function)
+
+    result = lof.cover_matrix(PILLAR, rules="pf2e")
     assert len(result) == 6  # every ordered pair of 3 creatures
     names = dict(zip(zip(result.pair_attacker.tolist(), result.pair_target.tolist()),
                      result.cover_names()))

@@ -478,7 +478,9 @@ def _simple_vertices(prep: Prep, vx, el_, N_, D, after, su, sv, att, tgt, ignore
         return keep
     W2 = prep.w + 2
     t = N_[v]
-    for i in range(4):
+    # the squares behind and after are listed by their own stretches (at this
+    # t or before), so only the side squares can add rows here
+    for i in (2, 3):
         r, c = np.divmod(cells[i], W2)
         for sel, kind in ((stop & solid[i], SOLID_K), (low & ((f[i] & 3) == 2), LOW_K)):
             rows.add(line[sel], t[sel], D[line[sel]], kind, REF_SQUARE, c[sel] - 1, r[sel] - 1)
@@ -488,7 +490,7 @@ def _simple_vertices(prep: Prep, vx, el_, N_, D, after, su, sv, att, tgt, ignore
                for i in range(4)]
         occ = [(cr >= 0).any(axis=0) for cr in cre]
         passes = occ[0] | occ[1] | (occ[2] & occ[3])
-        for cr in cre:
+        for cr in cre[2:]:
             for layer in cr:
                 sel = passes & (layer >= 0)
                 rows.add(line[sel], t[sel], D[line[sel]], CREATURE_K, REF_CREATURE,

@@ -153,9 +153,8 @@ def plan(
     if attack == "area":
         meta["layout"] = "area"
         main = origin_lines(org, tgt, "corners").reshape(-1, 4)
-        # The caster (if named) never shields the target from its own effect.
-        caster = -1 if shooter is None else bmap.creature_index(shooter.id)
-        att_main = np.full(len(main), caster, dtype=np.int64)
+        # the lines start at the origin, a free point: a named caster plays no part
+        att_main = np.full(len(main), -1, dtype=np.int64)
     elif attack == "melee":
         meta["layout"] = "melee"
         meta["pairs"] = _melee_pairs(shooter, tgt)
@@ -212,7 +211,9 @@ class _Judge:
         self.bmap = bmap
         self.meta = meta
         self.attack = meta["attack"]
-        self.shooter = plan_creature(bmap, plan, "attacker")[1]
+        # an area effect has no shooter: its lines come from the origin
+        self.shooter = (None if plan.meta["attack"] == "area"
+                        else plan_creature(bmap, plan, "attacker")[1])
         self.target = plan_creature(bmap, plan, "target")[1]
         self.soft_counts = self.attack != "reach" or meta["options"]["soft_cover_vs_reach"]
         self._low: dict[Any, bool] = {}

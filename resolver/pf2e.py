@@ -43,7 +43,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from lineoffire.errors import RequestError
-from lineoffire.geometry.lines import centre_line, corners_of, origin_lines
+from lineoffire.geometry.lines import centre_line, origin_lines
 from lineoffire.geometry.types import Blocker, LineTrace
 from lineoffire.maps.model import BattleMap
 
@@ -101,8 +101,8 @@ def plan(
     origin: Any = None,
     options: Any = None,
 ) -> Plan:
-    """The line(s) pf2e draws: one centre line, one per shooter corner with
-    ``lean`` (every corner of every shooter square, sorted by (y, x)), or one
+    """The line(s) pf2e draws: one centre line, one from each of the four
+    corners of the shooter's space with ``lean`` (sorted by (y, x)), or one
     from an area effect's origin."""
     attack = check_attack(attack, rules=RULES)
     opts = parse_options(options, DEFAULT_OPTIONS, rules=RULES)
@@ -117,11 +117,13 @@ def plan(
         raise RequestError("option 'lean' does not apply to area effects", "bad_option")
     if attack == "area":
         seg = origin_lines(org, tgt, "centre")[None, :]
-        # The caster (if named) never shields the target from its own effect.
-        att = -1 if shooter is None else bmap.creature_index(shooter.id)
+        # the line starts at the origin, a free point: a named caster plays no part
+        att = -1
     elif opts["lean"]:
         centre = centre_line(shooter, tgt)
-        starts = corners_of(shooter)
+        # the four corners of the shooter's space, by (y, x)
+        x0, y0, x1, y1 = shooter.rect
+        starts = np.array([[x0, y0], [x1, y0], [x0, y1], [x1, y1]], dtype=np.float64)
         seg = np.concatenate([starts, np.broadcast_to(centre[2:], starts.shape)], axis=1)
         att = bmap.creature_index(shooter.id)
     else:
@@ -147,7 +149,9 @@ def plan(
 class _Judge:
     def __init__(self, bmap: BattleMap, plan: Plan):
         self.bmap = bmap
-        self.shooter = plan_creature(bmap, plan, "attacker")[1]
+        # an area effect has no shooter: its line comes from the origin
+        self.shooter = (None if plan.meta["attack"] == "area"
+                        else plan_creature(bmap, plan, "attacker")[1])
         self.target = plan_creature(bmap, plan, "target")[1]
         sizes = [self.target.size_index]
         if self.shooter is not None:

@@ -261,3 +261,41 @@ def test_lean_does_not_apply_to_area():
 def test_unknown_target():
     with pytest.raises(RequestError, match="target: unknown creature id 'Q'"):
         cover(board(*WALL), "A", "Q")
+
+
+# ------------------------------------------------ area effects ignore the caster
+def test_area_origin_is_free_whoever_casts():
+    from lineoffire.resolver import pf1e
+
+    # a wall on x = 2; the origin lies on it and on the caster's right edge
+    m = BattleMap.build(6, 3, walls=[{"kind": "wall", "points": [[2, 0], [2, 3]]}],
+                        creatures=[{"id": "C", "x": 1, "y": 1}, {"id": "T", "x": 4, "y": 1}])
+    for caster in (None, "C"):
+        assert pf1e.resolve(m, caster, "T", attack="area", origin=[2, 1.5])["cover"] == "none"
+        assert pf2e.resolve(m, caster, "T", attack="area", origin=[2, 1.5])["cover"] == "none"
+    # a wall splitting the map through the caster's square: the origin is on the far side
+    m = BattleMap.build(6, 3, walls=[{"kind": "wall", "points": [[1.5, 0], [1.5, 3]]}],
+                        creatures=[{"id": "C", "x": 1, "y": 1}, {"id": "T", "x": 4, "y": 1}])
+    for caster in (None, "C"):
+        assert pf1e.resolve(m, caster, "T", attack="area", origin=[1.25, 1.5])["cover"] == "total"
+        assert pf2e.resolve(m, caster, "T", attack="area", origin=[1.25, 1.5])["cover"] == "total"
+
+
+def test_area_slit_counts_even_if_the_caster_stands_at_it():
+    from lineoffire.resolver import pf1e
+
+    m = BattleMap.build(6, 3, walls=[{"kind": "slit", "points": [[2, 0], [2, 3]]}],
+                        creatures=[{"id": "C", "x": 1, "y": 0}, {"id": "T", "x": 4, "y": 1}])
+    for caster in (None, "C"):
+        assert pf1e.resolve(m, caster, "T", attack="area", origin=[0.5, 2.5])["cover"] == "improved"
+        assert pf2e.resolve(m, caster, "T", attack="area", origin=[0.5, 2.5])["cover"] == "greater"
+
+
+def test_lean_measures_from_the_corners_of_the_space():
+    # large shooter S; the lines from its four corners are stopped, the centre line too
+    m = BattleMap.build(6, 3, squares=["..#...", "......", "..#..."],
+                        creatures=[{"id": "S", "x": 0, "y": 0, "size": "large"},
+                                   {"id": "T", "x": 3, "y": 2}])
+    r = pf2e.resolve(m, "S", "T", options={"lean": True})
+    assert r["cover"] == "standard"
+    assert r["lines"][0]["from"] in ([0, 0], [2, 0], [0, 2], [2, 2])

@@ -1,7 +1,9 @@
 """The Creature Cover ruleset (SPEC section 5; rule text ``rules/creature-cover.txt``).
 
 One centre-to-centre line from the shooter to the target, and its extension
-past the target to the map edge for stray shots.  Creatures on the line in
+past the target to the map edge for stray shots; for an area effect, one line
+from the effect's origin (a free point) to the target's centre, with no
+extension (strays belong to burst fire).  Creatures on the line in
 front of the target give Evasion bonuses by size; obstacles give object cover;
 the two do not stack.  Shots are resolved by :mod:`lineoffire.resolver.shots`.
 
@@ -21,6 +23,12 @@ Rules as data (tables below) beside a small engine:
   standing at the target);
 - no line of effect: total cover, the answer says ``blocked`` and every shot
   hits ``"object"``;
+- area effects (SPEC section 4, "area (all)"): the line starts at the origin,
+  a free point, so whoever casts plays no part: a caster standing on the line
+  is a creature in front like any other, no slit is exempt (no shooter stands
+  at it), Trigger Discipline does not apply, and line of effect is from the
+  origin.  The ``shots`` op makes attack rolls, which an area effect does not,
+  so it refuses area effects, and so does ``attack_total`` here;
 - stray shots (burst misses) go on along the extension to the creatures
   behind the target, up to the first point where a blocking obstacle stops
   the extension; slit and low cover do not stop them.
@@ -35,6 +43,8 @@ Decisions where the text is silent (documented in the README too):
 - A natural 1 or 20 means nothing: only the attack total counts.
 - Overwatch attacks follow the same rules: an overwatch shot is a normal
   ``shots`` request.
+- An area effect whose named caster is also its target is refused, as in the
+  pf1e and pf2e rules (name no caster for an effect that catches its caster).
 - Trigger Discipline (shooter trait ``trigger_discipline``) turns a window hit
   on a creature of the shooter's team into a miss, which is not a stray.
   Creatures without a team have no allies.  Stray shots are not covered by
@@ -77,6 +87,7 @@ from .common import (
     TRACE_OPTIONS,
     Plan,
     check_attack,
+    parse_origin,
     check_flag,
     effect_search_needed,
     get_creature,
@@ -100,6 +111,8 @@ __all__ = [
     "COVER_NAMES",
     "size_bonus",
     "cover_name",
+    "SHOT_ATTACKS",
+    "check_shot_attack",
     "stray_segment",
     "plan",
     "decide",
@@ -110,8 +123,11 @@ __all__ = [
 ]
 
 RULES = "creature-cover"
-#: Attacks these rules resolve (all along the centre line; no area effects).
-ATTACKS: tuple[str, ...] = ("ranged", "melee", "reach")
+#: Attacks these rules resolve: all but ``area`` along the centre line; ``area``
+#: from the effect's origin.
+ATTACKS: tuple[str, ...] = ("ranged", "melee", "reach", "area")
+#: Attacks that make attack rolls, which shots and ``attack_total`` resolve.
+SHOT_ATTACKS: tuple[str, ...] = ("ranged", "melee", "reach")
 #: Options and their defaults (they go to the trace).
 OPTIONS: dict[str, bool] = dict(TRACE_OPTIONS)
 #: The shooter trait that keeps allies in the cover window safe.
@@ -163,6 +179,27 @@ def cover_name(bonus: int | None) -> str:
     return "full"
 
 
+def check_shot_attack(attack: Any) -> str:
+    """Return ``attack`` if shots can resolve it (one of :data:`SHOT_ATTACKS`).
+
+    An area effect makes no attack roll through creature cover: its cover
+    comes from the ``cover`` op (``attack`` ``"area"`` with an ``origin``).
+
+    >>> check_shot_attack("reach")
+    'reach'
+    >>> check_shot_attack("area")
+    Traceback (most recent call last):
+    ...
+    lineoffire.errors.RequestError: an area effect makes no attack roll through creature cover, so it has no shots to resolve; ask the cover op (attack 'area' with an origin) for its cover
+    """
+    if attack == "area":
+        raise RequestError(
+            "an area effect makes no attack roll through creature cover, so it has no shots "
+            "to resolve; ask the cover op (attack 'area' with an origin) for its cover",
+            "bad_attack")
+    return check_attack(attack, allowed=SHOT_ATTACKS, rules=RULES)
+
+
 # ------------------------------------------------------------------ lines
 def stray_segment(bmap: BattleMap, start: Sequence[float],
                   end: Sequence[float]) -> list[float] | None:
@@ -207,7 +244,7 @@ def stray_segment(bmap: BattleMap, start: Sequence[float],
 
 def plan(
     bmap: BattleMap,
-    attacker: str,
+    attacker: str | None,
     target: str,
     *,
     attack: str = "ranged",
@@ -219,34 +256,46 @@ def plan(
     Line 0 runs from the shooter's centre to the target's centre, attached to
     both.  Line 1 (absent when the centres coincide) goes on from the
     target's centre to the map edge, attached to the target at its start.
+
+    For ``attack="area"`` the one line runs from ``origin`` (required; a free
+    point, attached to nothing) to the target's centre, attached to the
+    target; there is no extension.  ``attacker`` may then be None; a named
+    caster is checked but plays no part in the lines.
     """
-    shooter = get_creature(bmap, attacker, "attacker")
+    check_attack(attack, allowed=ATTACKS, rules=RULES)
     tgt = get_creature(bmap, target, "target")
-    if shooter.id == tgt.id:
+    if attacker is None and attack != "area":
+        raise RequestError(f"a {attack} attack needs an attacker", "bad_request")
+    shooter = None if attacker is None else get_creature(bmap, attacker, "attacker")
+    if shooter is not None and shooter.id == tgt.id:
         raise RequestError(f"attacker and target are the same creature {shooter.id!r}",
                            "bad_request")
-    check_attack(attack, allowed=ATTACKS, rules=RULES)
-    if origin is not None:
-        raise RequestError("the creature-cover rules have no area attacks; origin is not allowed",
-                           "bad_request")
+    org = parse_origin(bmap, origin, attack)
     opts = parse_options(options, OPTIONS, rules=RULES)
-    a, t = shooter.centre, tgt.centre
-    ai, ti = bmap.creature_index(shooter.id), bmap.creature_index(tgt.id)
-    segments = [[a[0], a[1], t[0], t[1]]]
-    attach_from, attach_to = [ai], [ti]
-    stray = stray_segment(bmap, a, t)
-    if stray is not None:
-        segments.append(stray)
-        attach_from.append(ti)
-        attach_to.append(-1)
+    t = tgt.centre
+    ti = bmap.creature_index(tgt.id)
+    stray = None
+    if org is not None:
+        # the line starts at the origin, a free point: a named caster plays no part
+        segments = [[org[0], org[1], t[0], t[1]]]
+        attach_from, attach_to = [-1], [ti]
+    else:
+        a = shooter.centre  # type: ignore[union-attr]
+        segments = [[a[0], a[1], t[0], t[1]]]
+        attach_from, attach_to = [bmap.creature_index(shooter.id)], [ti]  # type: ignore[union-attr]
+        stray = stray_segment(bmap, a, t)
+        if stray is not None:
+            segments.append(stray)
+            attach_from.append(ti)
+            attach_to.append(-1)
     return Plan(
         rules=RULES,
         segments=np.asarray(segments, dtype=np.float64),
         attacker=np.asarray(attach_from, dtype=np.int64),
         target=np.asarray(attach_to, dtype=np.int64),
         trace_options={k: bool(opts[k]) for k in TRACE_OPTIONS},
-        meta={"attacker": shooter.id, "target": tgt.id, "attack": attack, "options": opts,
-              "stray": stray is not None},
+        meta={"attacker": None if shooter is None else shooter.id, "target": tgt.id,
+              "attack": attack, "origin": org, "options": opts, "stray": stray is not None},
     )
 
 
@@ -261,9 +310,10 @@ class _Front:
 
 @dataclass(frozen=True)
 class _Sight:
-    """Everything the rules read off the traces of one pair."""
+    """Everything the rules read off the traces of one pair (or of an area
+    effect's line, whose ``shooter`` is None)."""
 
-    shooter: Creature
+    shooter: Creature | None
     target: Creature
     front_trace: LineTrace
     stray_trace: LineTrace | None
@@ -307,14 +357,17 @@ class _Sight:
     def held(self) -> frozenset[str]:
         """Window creatures a Trigger Discipline shooter never hits (its allies)."""
         s = self.shooter
-        if not s.has_trait(TRIGGER_DISCIPLINE) or s.team is None:
+        if s is None or not s.has_trait(TRIGGER_DISCIPLINE) or s.team is None:
             return frozenset()
         return frozenset(f.creature.id for f in self.front if f.creature.team == s.team)
 
 
-def _object_cover(bmap: BattleMap, shooter: Creature, tr: LineTrace,
+def _object_cover(bmap: BattleMap, shooter: Creature | None, tr: LineTrace,
                   blocked: bool) -> tuple[int, str | None, tuple[Blocker, ...], float]:
-    """The best object cover on the front line: (bonus, class, pieces, t of the nearest)."""
+    """The best object cover on the front line: (bonus, class, pieces, t of the nearest).
+
+    With no ``shooter`` (an area effect) every slit crossing counts.
+    """
     candidates = []
     if tr.stopped and not blocked:
         pieces = tuple(tr.of_kind(*_CLASS_KINDS["stopped"]))
@@ -326,7 +379,7 @@ def _object_cover(bmap: BattleMap, shooter: Creature, tr: LineTrace,
         # a crossing counts unless one of its pieces is at distance 0 from the shooter
         counting = tuple(
             b for group in by_t.values()
-            if all(piece_distance(bmap, shooter, b) > 0 for b in group)
+            if shooter is None or all(piece_distance(bmap, shooter, b) > 0 for b in group)
             for b in group
         )
         if counting:
@@ -347,14 +400,17 @@ def _sight(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
            line_of_effect: bool | None = None) -> _Sight:
     if len(traces) != len(plan):
         raise ValueError(f"the plan has {len(plan)} lines but {len(traces)} traces were given")
-    shooter = plan_creature(bmap, plan, "attacker")[1]
+    origin = plan.meta["origin"]
+    # an area effect has no shooter: its line comes from the origin
+    shooter = None if origin is not None else plan_creature(bmap, plan, "attacker")[1]
     target = plan_creature(bmap, plan, "target")[1]
     opts = plan.meta["options"]
     front_tr = traces[0]
     stray_tr = traces[1] if plan.meta["stray"] else None
 
     blocked = bool(front_tr.stopped) and total_cover(
-        bmap, plan.segments[:1], [front_tr], shooter, target, line_of_effect=line_of_effect)
+        bmap, plan.segments[:1], [front_tr], shooter, target, origin,
+        line_of_effect=line_of_effect)
     obj_bonus, obj_class, obj_pieces, obj_t = _object_cover(bmap, shooter, front_tr, blocked)
 
     front: list[_Front] = []
@@ -363,7 +419,8 @@ def _sight(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
         front.append(_Front(c, b.t, size_bonus(c.size_index, target.size_index), False))
     ids = {f.creature.id for f in front}
     shield_id = target.grappling
-    if shield_id is not None and shield_id not in ids and shield_id != shooter.id:
+    shooter_id = None if shooter is None else shooter.id
+    if shield_id is not None and shield_id not in ids and shield_id != shooter_id:
         c = bmap.creature(shield_id)
         skip = (opts.get("ignore_dead") and c.dead) or (opts.get("ignore_prone") and c.prone)
         if not skip:
@@ -374,7 +431,7 @@ def _sight(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
     if stray_tr is not None:
         stop = min((b.t for b in stray_tr.blockers if b.is_blocking), default=math.inf)
         for b in stray_tr.of_kind("creature"):
-            if b.t < stop and b.creature not in ids and b.creature != shooter.id:
+            if b.t < stop and b.creature not in ids and b.creature != shooter_id:
                 behind.append(bmap.creature(b.creature))
 
     creature_total = sum(f.bonus for f in front)
@@ -455,7 +512,8 @@ def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
     """The line-of-effect search :func:`decide` would run for this plan, if any.
 
     Returns ``(attacker index, target index, False)`` when the centre line
-    is stopped (a stopped line never proves line of effect), else None.
+    is stopped (a stopped line never proves line of effect), else None (also
+    for area effects, which :func:`decide` searches itself, from the origin).
     The last item (``drawn_stopped``) is False: only the centre line was
     drawn, so the search keeps its fast accept.  A caller that searches
     many pairs at once passes the answer back as ``decide(...,
@@ -464,7 +522,7 @@ def effect_search(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace]
     if len(traces) != len(plan):
         raise ValueError(f"the plan has {len(plan)} lines but {len(traces)} traces were given")
     front = traces[0]
-    if not front.stopped:
+    if plan.meta["origin"] is not None or not front.stopped:
         return None
     ai, shooter = plan_creature(bmap, plan, "attacker")
     ti, target = plan_creature(bmap, plan, "target")
@@ -479,8 +537,9 @@ def decide(bmap: BattleMap, plan: Plan, traces: Sequence[LineTrace], *,
 
     Windows are over the target's Evasion from the map; without one their
     ``from`` and ``to`` are None.  ``line_of_effect``, when given, is whether
-    the attacker has line of effect to the target (found by the caller, see
-    :func:`effect_search`); None searches when the centre line is stopped.
+    the attacker (for an area effect: the origin) has line of effect to the
+    target (found by the caller, see :func:`effect_search`); None searches
+    when the centre line is stopped.
     With ``summary`` the answer leaves out ``providers`` and ``lines`` (the
     costly parts, which the cover matrix does not keep); every other field
     is the full answer's.
@@ -496,7 +555,7 @@ def _traced(bmap: BattleMap, p: Plan) -> list[LineTrace]:
 
 def resolve(
     bmap: BattleMap,
-    attacker: str,
+    attacker: str | None,
     target: str,
     *,
     attack: str = "ranged",
@@ -520,8 +579,16 @@ def resolve(
     ``attack_total`` the answer adds ``outcome`` (``hit``, ``hit_cover``,
     ``miss``) and ``hit`` (an id, ``"object"``, or None), resolved as one
     single-fire shot (Trigger Discipline included).
+
+    With ``attack="area"`` and an ``origin`` the line comes from that point
+    (``attacker`` may be None; a named caster plays no part) and there are no
+    creatures ``behind``; an area effect makes no attack roll, so
+    ``attack_total`` is refused.
     """
     p = plan(bmap, attacker, target, attack=attack, origin=origin, options=options)
+    if attack_total is not None and p.meta["origin"] is not None:
+        raise RequestError("attack_total does not apply to an area effect: it makes no attack "
+                           "roll through creature cover", "bad_request")
     traces = _traced(bmap, p)
     sight = _sight(bmap, p, traces)
     total = _int_arg(attack_total, "attack_total")
@@ -566,8 +633,9 @@ def _fire_line(sight: _Sight, evasion: int, *, burst: bool) -> _shots.FireLine:
     )
 
 
-def _pair(bmap: BattleMap, attacker: str, target: str, options: Any) -> _Sight:
-    p = plan(bmap, attacker, target, options=options)
+def _pair(bmap: BattleMap, attacker: str, target: str, options: Any,
+          attack: Any = "ranged") -> _Sight:
+    p = plan(bmap, attacker, target, attack=check_shot_attack(attack), options=options)
     return _sight(bmap, p, _traced(bmap, p))
 
 
@@ -581,14 +649,17 @@ def _line_for(sight: _Sight, evasion: Any, *, burst: bool) -> tuple[_shots.FireL
 
 
 def fire_line(bmap: BattleMap, attacker: str, target: str, *, evasion: Any = None,
-              burst: bool = False, options: Any = None) -> _shots.FireLine:
+              burst: bool = False, options: Any = None,
+              attack: str = "ranged") -> _shots.FireLine:
     """The :class:`~lineoffire.resolver.shots.FireLine` of a pair, for shot resolution.
 
     ``evasion`` overrides the target's; one of them is needed unless there is
     no line of effect.  With ``burst``, the creatures behind that strays can
-    reach need an Evasion too.
+    reach need an Evasion too.  ``attack`` is one of :data:`SHOT_ATTACKS`
+    (all draw the same line); an area effect is refused
+    (:func:`check_shot_attack`).
     """
-    return _line_for(_pair(bmap, attacker, target, options), evasion, burst=burst)[0]
+    return _line_for(_pair(bmap, attacker, target, options, attack), evasion, burst=burst)[0]
 
 
 def _rolls_arg(rolls: Any) -> list[int] | None:
@@ -615,6 +686,7 @@ def shots(
     evasion: Any = None,
     called_shot: Any = None,
     options: Any = None,
+    attack: str = "ranged",
 ) -> dict[str, Any]:
     """Resolve shots under Creature Cover (the ``shots`` op's answer).
 
@@ -638,6 +710,10 @@ def shots(
         A limb (:data:`~lineoffire.resolver.shots.LIMBS`).
     options : dict, optional
         ``ignore_dead``, ``ignore_prone``.
+    attack : {"ranged", "melee", "reach"}
+        All draw the same line.  ``"area"`` is refused (RequestError, code
+        ``bad_attack``): an area effect makes no attack roll through creature
+        cover; the ``cover`` op gives its cover.
 
     Returns
     -------
@@ -650,6 +726,7 @@ def shots(
         with ``attack_bonus`` ``probabilities`` (``{id | "object" | "miss":
         "p/q"}`` for one shot).
     """
+    check_shot_attack(attack)
     given = _rolls_arg(rolls)
     bonus = _int_arg(attack_bonus, "attack_bonus")
     n_burst = _int_arg(burst, "burst")
@@ -674,7 +751,7 @@ def shots(
             raise RequestError(str(exc), "bad_limb") from None
 
     is_burst = n_burst is not None
-    sight = _pair(bmap, attacker, target, options)
+    sight = _pair(bmap, attacker, target, options, attack)
     line, e = _line_for(sight, evasion, burst=is_burst)
 
     rng = np.random.default_rng(rng_seed)

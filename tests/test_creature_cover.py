@@ -306,6 +306,248 @@ def test_stray_segment_is_collinear_and_maximal(w, h, data):
     assert not (0 <= nx <= w * 1024 and 0 <= ny <= h * 1024)
 
 
+# ------------------------------------------------------------ area effects
+# One line from the origin (a free point) to the target's centre, no stray
+# extension.  Row 1 is the line y = 1.5 from the origin (0.5, 1.5).
+ORIGIN = [0.5, 1.5]
+SEALED = {"kind": "wall", "points": [[2, 0], [2, 3]]}
+
+
+def area(m, target="T", caster=None, origin=ORIGIN, **kw):
+    return cc.resolve(m, caster, target, attack="area", origin=origin, **kw)
+
+
+def test_area_same_size_creature_in_front_is_full_and_has_the_window():
+    m = board("""
+        ........
+        ..R..T.B
+        ........
+    """, T={"evasion": 12})
+    v = area(m)
+    assert (v["cover"], v["bonus"], v["blocked"], v["counted"]) == ("full", 4, False, "creatures")
+    assert (v["base_evasion"], v["enhanced_evasion"]) == (12, 16)
+    assert window_table(v) == [("R", 4, 12, 16)]
+    assert v["providers"] == [{"kind": "creature", "creature": "R"}]
+    # one line, from the origin; B behind T is no one's business: no strays
+    assert v["behind"] == []
+    assert [(ln["role"], ln["from"], ln["to"]) for ln in v["lines"]] == [
+        ("front", [0.5, 1.5], [5.5, 1.5])]
+
+
+@pytest.mark.parametrize("size, cover, window", [
+    ("tiny", "none", []),
+    ("small", "half", [("R", 2, 12, 14)]),
+    ("medium", "full", [("R", 4, 12, 16)]),
+    ("large", "full", [("R", 4, 12, 16)]),
+])
+def test_area_cover_by_the_relative_size_of_the_creature_in_front(size, cover, window):
+    m = board("""
+        ......
+        ..R..T
+        ......
+    """, R={"size": size, "y": 0 if size == "large" else 1}, T={"evasion": 12})
+    v = area(m)
+    assert [f["creature"] for f in v["in_front"]] == ["R"]
+    assert (v["cover"], window_table(v)) == (cover, window)
+
+
+def test_area_creatures_stack_nearest_the_origin_first():
+    # origin at the right end: B is nearer it than A
+    m = board("""
+        .......
+        T.A.B..
+        .......
+    """, A={"size": "small"}, T={"evasion": 10})
+    v = area(m, origin=[6.5, 1.5])
+    assert window_table(v) == [("B", 4, 10, 14), ("A", 2, 14, 16)]
+    assert (v["cover"], v["bonus"]) == ("full", 6)
+
+
+def test_area_origin_behind_a_sealed_wall_is_total_cover():
+    m = board("""
+        ......
+        .....T
+        ......
+    """, walls=[SEALED], T={"evasion": 12})
+    v = area(m)
+    assert (v["cover"], v["bonus"], v["blocked"], v["windows"]) == ("total", None, True, [])
+    assert v["providers"] == [{"kind": "wall", "wall": [0, 0]}]
+    # from the target's side of the wall the effect reaches it
+    assert area(m, origin=[3.5, 0.5])["cover"] == "none"
+
+
+def test_area_peek_past_a_wall_and_low_cover_are_object_cover():
+    m = board("""
+        ......
+        .....T
+        ......
+    """, walls=[{"kind": "wall", "points": [[2, 1.4], [2, 1.6]]}], T={"evasion": 12})
+    # the centre line is stopped; the line to T's corner (5, 1) passes x = 2 at y = 4/3
+    v = area(m)
+    assert (v["cover"], v["bonus"], v["blocked"], v["counted"]) == ("full", 4, False, "object")
+    assert window_table(v) == [("object", 4, 12, 16)]
+    v = area(board("..=..T", T={"evasion": 12}), origin=[0.5, 0.5])
+    assert (v["cover"], window_table(v)) == ("half", [("object", 2, 12, 14)])
+
+
+def test_area_line_of_effect_is_from_the_origin_point_not_a_space():
+    # a wall one edge long across row 1: a shooter's space sees around it (a
+    # peek), but every line from the point (0.5, 1.5) to T's space crosses it
+    m = board("""
+        ......
+        S....T
+        ......
+    """, walls=[WALL_AT_2], T={"evasion": 12})
+    assert (cc.resolve(m, "S", "T")["cover"], cc.resolve(m, "S", "T")["counted"]) == ("full", "object")
+    for caster in (None, "S"):
+        v = area(m, caster=caster)
+        assert (v["cover"], v["blocked"]) == ("total", True)
+
+
+@pytest.mark.parametrize("caster", [None, "C"])
+def test_area_slit_counts_even_where_the_caster_stands_at_it(caster):
+    # C's space touches the slit: its own shots ignore it, its area effects do not
+    slit = {"kind": "slit", "points": [[3, 0], [3, 3]]}
+    m = board("""
+        ..C...
+        .....T
+        ......
+    """, walls=[slit], T={"evasion": 12})
+    assert cc.resolve(m, "C", "T")["cover"] == "none"
+    v = area(m, caster=caster)
+    assert (v["cover"], v["bonus"], v["counted"]) == ("full", 4, "object")
+    assert v["providers"] == [{"kind": "slit", "wall": [0, 0]}]
+
+
+CASTER_CASES = {
+    # the caster between the origin and the target is a creature on the line
+    "caster in front": (board("""
+        ......
+        ..C..T
+        ......
+    """, T={"evasion": 12}), ORIGIN, "full", [("C", 4, 12, 16)]),
+    # a disciplined caster's ally in front still gives cover (no shooter, no trait)
+    "disciplined caster": (board("""
+        C.....
+        ..A..T
+        ......
+    """, C={"team": "party", "traits": ["trigger_discipline"]}, A={"team": "party"},
+        T={"evasion": 12}), ORIGIN, "full", [("A", 4, 12, 16)]),
+    # the target grapples the caster: a human shield for every effect
+    "grappled caster": (board("""
+        .....C
+        .....T
+        ......
+    """, T={"grappling": "C", "evasion": 12}), ORIGIN, "full", [("C", 4, 12, 16)]),
+    # a wall through the caster's square: the origin is beyond it, sealed off
+    "caster across a wall": (board("""
+        ......
+        .C...T
+        ......
+    """, walls=[{"kind": "wall", "points": [[1.5, 0], [1.5, 3]]}], T={"evasion": 12}),
+        [1.25, 1.5], "total", []),
+    # an origin on a wall and on the caster's edge reaches the far side
+    "origin on the caster's edge": (board("""
+        ......
+        .C..T.
+        ......
+    """, walls=[SEALED], T={"evasion": 12}), [2, 1.5], "none", []),
+    # the line starts inside the caster's space: it passes the caster, as any creature
+    "origin in the caster": (board("""
+        ......
+        C...T.
+        ......
+    """, T={"evasion": 12}), ORIGIN, "full", [("C", 4, 12, 16)]),
+}
+
+
+@pytest.mark.parametrize("case", list(CASTER_CASES))
+def test_area_origin_is_free_whoever_casts(case):
+    m, origin, cover, windows = CASTER_CASES[case]
+    anonymous = area(m, origin=origin)
+    assert (anonymous["cover"], window_table(anonymous)) == (cover, windows)
+    assert area(m, caster="C", origin=origin) == anonymous
+
+
+def test_area_decide_summary_effect_search_and_given_line_of_effect():
+    from lineoffire.resolver.common import trace_plan
+
+    m = board("""
+        ......
+        .....T
+        ......
+    """, walls=[SEALED], T={"evasion": 12})
+    p = cc.plan(m, None, "T", attack="area", origin=ORIGIN)
+    assert (p.attacker.tolist(), p.target.tolist()) == ([-1], [0])
+    traces = list(trace_plan(m, p))
+    assert cc.effect_search(m, p, traces) is None  # decide searches from the origin itself
+    full = cc.decide(m, p, traces)
+    assert full["cover"] == "total"
+    short = cc.decide(m, p, traces, summary=True)
+    assert short == {k: v for k, v in full.items() if k not in ("providers", "lines")}
+    assert cc.decide(m, p, traces, line_of_effect=False, summary=True) == short
+    # the caller's answer is used as it is: line of effect makes the wall a peek
+    seen = cc.decide(m, p, traces, line_of_effect=True)
+    assert (seen["cover"], seen["counted"], seen["bonus"]) == ("full", "object", 4)
+
+
+def test_area_requests_are_checked():
+    m = board("S.R.T", T={"evasion": 12})
+    with pytest.raises(RequestError, match="an area attack needs an origin point"):
+        cc.resolve(m, None, "T", attack="area")
+    with pytest.raises(RequestError, match="origin applies to area attacks only"):
+        cc.resolve(m, "S", "T", origin=[0.5, 0.5])
+    with pytest.raises(RequestError, match="a ranged attack needs an attacker"):
+        cc.resolve(m, None, "T")
+    with pytest.raises(RequestError, match=r"origin \(9, 0.5\) lies outside the 5x1 map"):
+        area(m, origin=[9, 0.5])
+    with pytest.raises(RequestError, match="same creature 'T'"):
+        area(m, caster="T", origin=[0.5, 0.5])
+    with pytest.raises(RequestError, match="attack_total does not apply to an area effect"):
+        area(m, origin=[0.5, 0.5], attack_total=15)
+    with pytest.raises(RequestError, match="attacker: unknown creature id 'X'"):
+        area(m, caster="X", origin=[0.5, 0.5])
+
+
+def test_cover_op_answers_area_requests():
+    from lineoffire.ops import run_op
+
+    request = {"op": "cover", "rules": "creature-cover", "target": "T", "attack": "area",
+               "origin": [1.5, 0.5],
+               "map": {"width": 5, "height": 1,
+                       "creatures": [{"id": "S", "x": 0, "y": 0}, {"id": "R", "x": 2, "y": 0},
+                                     {"id": "T", "x": 4, "y": 0, "evasion": 12}]}}
+    answer = run_op(request)
+    assert (answer["cover"], answer["bonus"]) == ("full", 4)
+    assert window_table(answer) == [("R", 4, 12, 16)]
+    assert run_op(dict(request, attacker="S")) == answer
+    # past R the effect meets no one
+    assert run_op(dict(request, attacker="S", origin=[3.5, 0.5]))["cover"] == "none"
+
+
+def test_shots_refuse_area_effects():
+    from lineoffire.ops import run_op
+
+    m = board("S.R.T", T={"evasion": 12})
+    with pytest.raises(RequestError, match="an area effect makes no attack roll") as err:
+        cc.shots(m, "S", "T", rolls=[14], attack="area")
+    assert err.value.code == "bad_attack"
+    with pytest.raises(RequestError, match="an area effect makes no attack roll"):
+        cc.fire_line(m, "S", "T", attack="area")
+    request = {"op": "shots", "map": {"width": 5, "height": 1, "creatures": [
+        {"id": "S", "x": 0, "y": 0}, {"id": "T", "x": 4, "y": 0, "evasion": 12}]},
+        "attacker": "S", "target": "T", "rolls": [14], "attack": "area", "origin": [1.5, 0.5]}
+    with pytest.raises(RequestError, match="an area effect makes no attack roll") as err:
+        run_op(request)
+    assert err.value.code == "bad_attack"
+    # the attacks that roll draw the same line
+    del request["origin"]
+    answers = [run_op(dict(request, attack=a)) for a in ("ranged", "melee", "reach")]
+    assert [a["shots"][0]["hit"] for a in answers] == ["T", "T", "T"]
+    with pytest.raises(RequestError, match="unknown attack 'burst'.*ranged, melee, reach"):
+        run_op(dict(request, attack="burst"))
+
+
 # ------------------------------------------------------------ bad input
 def test_unknown_creature_is_an_error():
     m = board("S.RP.")
@@ -319,8 +561,8 @@ def test_bad_requests_name_the_problem():
     m = board("S.RP.")
     with pytest.raises(RequestError, match="same creature 'S'"):
         cc.resolve(m, "S", "S")
-    with pytest.raises(RequestError, match="unknown attack 'area' for the creature-cover rules"):
-        cc.resolve(m, "S", "P", attack="area")
+    with pytest.raises(RequestError, match="unknown attack 'burst' for the creature-cover rules"):
+        cc.resolve(m, "S", "P", attack="burst")
     with pytest.raises(RequestError, match="unknown option 'lean'.*ignore_dead, ignore_prone"):
         cc.resolve(m, "S", "P", options={"lean": True})
     with pytest.raises(RequestError, match="target 'P' has no evasion"):

@@ -7,8 +7,11 @@ Request::
 
 or with ``"attack_bonus"`` (d20 + bonus per shot, optional ``"seed"``) in
 place of, or beside, ``"rolls"``; optional ``"evasion"``, ``"called_shot"``,
-``"options"``, and ``"rules"`` (only ``"creature-cover"``).  An overwatch
-attack is an ordinary shots request.  The answer is
+``"options"``, ``"attack"`` (ranged, melee or reach: the same line) and
+``"rules"`` (only ``"creature-cover"``).  An overwatch attack is an ordinary
+shots request.  An area effect (``"attack": "area"``) is refused with code
+``bad_attack``: it makes no attack roll through creature cover (the ``cover``
+op gives its cover).  The answer is
 :func:`lineoffire.resolver.creature_cover.shots`'s.
 """
 
@@ -26,12 +29,15 @@ __all__ = ["FIELDS", "run"]
 #: The fields a shots request may have.
 FIELDS: tuple[str, ...] = (
     "op", "map", "rules", "attacker", "target", "rolls", "attack_bonus", "seed", "burst",
-    "evasion", "called_shot", "options",
+    "evasion", "called_shot", "options", "attack",
 )
 
 
 def run(request: dict[str, Any]) -> dict[str, Any]:
     """Answer one ``shots`` request."""
+    if isinstance(request, dict) and request.get("attack") == "area":
+        # said before the field check, so an "origin" beside it is not the complaint
+        creature_cover.check_shot_attack("area")
     check_fields(request, "shots", FIELDS)
     rules = request.get("rules", creature_cover.RULES)
     if rules != creature_cover.RULES:
@@ -53,4 +59,5 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         evasion=request.get("evasion"),
         called_shot=request.get("called_shot"),
         options=request.get("options"),
+        attack=request.get("attack", "ranged"),
     )

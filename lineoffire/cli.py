@@ -69,5 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MapError, RequestError, TypeError, ValueError, OSError, json.JSONDecodeError) as exc:
         print(f"lineoffire {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except (RecursionError, OverflowError, MemoryError) as exc:
+        # input too deep, too large a number or too big to hold: still bad input
+        print(f"lineoffire {args.command}: error: input too large or too deeply nested "
+              f"({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130

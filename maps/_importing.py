@@ -11,6 +11,10 @@ from .model import MapError
 
 __all__ = ["short", "number", "read_json_object"]
 
+#: No number read from another tool's map file may exceed this in size
+#: (coordinates in squares or pixels, sizes).
+NUMBER_LIMIT = 1e12
+
 
 def short(value: Any) -> str:
     """``repr(value)``, cut to 40 characters for error messages."""
@@ -25,6 +29,8 @@ def number(value: Any, where: str) -> float:
     v = float(value)
     if not math.isfinite(v):
         raise MapError(f"{where} must be a finite number, not {value!r}")
+    if abs(v) > NUMBER_LIMIT:
+        raise MapError(f"{where} is out of range ({v:g})")
     return v
 
 
@@ -48,6 +54,8 @@ def read_json_object(source: Any, *, label: str, what: str,
         ) from None
     except UnicodeDecodeError as exc:
         raise MapError(f"{path}: not a UTF-8 JSON file ({exc.reason})") from None
+    except RecursionError:
+        raise MapError(f"{path}: not valid JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise MapError(f"{path}: the top level must be a JSON object, not {type(data).__name__}")
     return data, str(path), path.stem

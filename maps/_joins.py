@@ -16,8 +16,8 @@ them through :func:`finish_walls`, which
    it.
 
 A *free end* is the first or last point of an open polyline that touches no
-other blocking segment.  Doors count as blocking here whatever their state, so
-a door opened later never leaves a gap at its jambs.  Segments of the same
+other blocking segment.  Blocking means walls and closed doors (SPEC section
+2); open doors, slits and low walls take no part.  Segments of the same
 polyline within ``join_tolerance`` of the end, measured along the polyline,
 are its own continuation and are not joined to.  The join's far end is a grid
 point (a multiple of 1/1024) chosen next to the exact nearest point such that
@@ -39,7 +39,8 @@ from .model import SCALE, Wall
 
 __all__ = ["RawWall", "snap_points", "clip_polyline", "add_joins", "finish_walls"]
 
-#: Wall kinds that take part in joins (doors whatever their state).
+#: Wall kinds that take part in joins when blocking (doors only while closed):
+#: SPEC section 2 joins "the free end of a blocking wall and another blocking wall".
 JOIN_KINDS = frozenset({"wall", "door"})
 
 
@@ -272,7 +273,8 @@ def add_joins(
     out = list(walls)
     if tolerance == 0:
         return out, 0
-    blocking = [i for i, w in enumerate(out) if w.kind in JOIN_KINDS]
+    blocking = [i for i, w in enumerate(out)
+                if w.kind in JOIN_KINDS and not (w.kind == "door" and w.open)]
     if not blocking:
         return out, 0
     # Flat arrays of every blocking segment: start, end, owner wall, segment index.

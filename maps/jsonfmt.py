@@ -221,6 +221,8 @@ def _parse(data: bytes, name: str) -> Any:
         ) from None
     except _DuplicateKey as exc:
         raise MapError(f"{name}: duplicate key {exc.args[0]!r} in one JSON object") from None
+    except RecursionError:
+        raise MapError(f"{name}: invalid JSON: nested too deeply") from None
 
 
 class _DuplicateKey(Exception):

@@ -38,6 +38,10 @@ __all__ = [
 
 #: Coordinates are multiples of ``1 / SCALE`` square.
 SCALE = 1024
+#: No coordinate of a map or request may exceed this (squares) in size.
+COORD_LIMIT = 1e9
+#: The largest map, in squares.
+MAX_SQUARES = 100_000_000
 
 SIZES: tuple[str, ...] = (
     "fine",
@@ -103,6 +107,8 @@ def snap(value: Any, where: str = "coordinate") -> float:
     v = float(value)
     if not math.isfinite(v):
         raise MapError(f"{where} must be finite, not {v!r}")
+    if abs(v) > COORD_LIMIT:
+        raise MapError(f"{where} is out of range ({v:g}); no map is {COORD_LIMIT:g} squares wide")
     return round(v * SCALE) / SCALE
 
 
@@ -269,6 +275,8 @@ class BattleMap:
             raise MapTypeError(f"{where}: meta must be an object, not {type(meta).__name__}")
         w = _positive_int(width, f"{where}: width")
         h = _positive_int(height, f"{where}: height")
+        if w * h > MAX_SQUARES:
+            raise MapError(f"{where}: a {w}x{h} map is too large; at most {MAX_SQUARES:,} squares")
         grid = _parse_squares(squares, w, h, where)
         sq_ft = _positive_number(square_ft, f"{where}: square_ft")
         low_ft = _positive_number(low_height_ft, f"{where}: low_height_ft")
@@ -409,9 +417,7 @@ def _positive_number(value: Any, where: str) -> float:
 def _int_coord(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise MapTypeError(f"{where} must be an integer, not {type(value).__name__} ({value!r})")
-    v = float(value)
-    if not math.isfinite(v):
-        raise MapError(f"{where} must be finite, not {v!r}")
+    v = snap(value, where)  # like every coordinate; then it must be a whole square
     if not v.is_integer():
         raise MapError(f"{where} must be a whole number of squares, not {value!r}")
     return int(v)

@@ -245,3 +245,22 @@ def test_maps_compare_by_content():
     assert a == b
     assert a != build(creatures=[medium("A", 0, 1)])
     assert a != build(creatures=[medium("A", 0, 0)], name="other")
+
+
+# ---------------------------------------------------------- out-of-range input
+@pytest.mark.parametrize("bad", [1e307, -1e12])
+def test_huge_coordinates_are_refused_not_overflowed(bad):
+    with pytest.raises(MapError, match="out of range"):
+        BattleMap.build(4, 4, walls=[{"points": [[0, 0], [bad, 1]]}])
+
+
+def test_creature_positions_are_snapped_like_every_coordinate():
+    m = BattleMap.build(4, 4, creatures=[{"id": "a", "x": 1.0001, "y": 0}])
+    assert m.creature("a").x == 1
+    with pytest.raises(MapError, match="whole number of squares"):
+        BattleMap.build(4, 4, creatures=[{"id": "a", "x": 1.5, "y": 0}])
+
+
+def test_a_map_too_large_to_hold_is_refused():
+    with pytest.raises(MapError, match="too large"):
+        BattleMap.build(100_000, 100_000)

@@ -162,6 +162,9 @@ def answer(text: str, cache: MapCache | None = None, *, lineno: int | None = Non
         return _error(exc.code, f"{where}{exc}")
     except (MapError, TypeError, ValueError) as exc:
         return _error("bad_request", f"{where}{exc}")
+    except (RecursionError, OverflowError, MemoryError) as exc:
+        return _error("bad_request", f"{where}input too large or too deeply nested "
+                                     f"({type(exc).__name__}: {exc})")
     except ImportError as exc:
         op = request.get("op") if isinstance(request, dict) else None
         return _error("unavailable_op", f"{where}op {op!r} is not available in this build ({exc})")

@@ -9,7 +9,7 @@ from typing import Any
 
 from .model import BattleMap, MapError
 
-__all__ = ["load_map", "save_map", "example_path", "example_names", "FORMATS"]
+__all__ = ["load_map", "save_map", "example_path", "example_names", "FORMATS", "SUFFIXES"]
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -22,7 +22,7 @@ FORMATS: dict[str, tuple[str, str, str | None]] = {
     "image": ("lineoffire.maps.image", "load_image", None),
 }
 
-_SUFFIX = {
+SUFFIXES = {
     ".json": "json",
     ".txt": "text",
     ".map": "text",
@@ -63,11 +63,11 @@ def example_path(name: str) -> Path:
 
 def detect_format(path: Path, data: bytes | None = None) -> str:
     """Format of a file: by suffix, and for ``.json`` by content."""
-    fmt = _SUFFIX.get(path.suffix.lower())
+    fmt = SUFFIXES.get(path.suffix.lower())
     if fmt is None:
         raise MapError(
             f"{path}: unknown map file type {path.suffix!r}; expected one of "
-            f"{', '.join(sorted(_SUFFIX))}"
+            f"{', '.join(sorted(SUFFIXES))}"
         )
     if fmt == "json" and data is not None:
         head = data.lstrip()[:1]
@@ -116,5 +116,5 @@ def load_map(source: Any, *, fmt: str | None = None, **options: Any) -> BattleMa
 def save_map(bmap: BattleMap, path: Any, *, fmt: str | None = None) -> None:
     """Save a map; the format comes from ``fmt`` or the file suffix (json or text)."""
     path = Path(path)
-    fmt = fmt or _SUFFIX.get(path.suffix.lower(), "json")
+    fmt = fmt or SUFFIXES.get(path.suffix.lower(), "json")
     _func(fmt, 1)(bmap, path)

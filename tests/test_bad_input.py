@@ -77,3 +77,22 @@ def test_open_door_takes_no_part_in_joins(tmp_path, rows):
     doc["portals"][0]["closed"] = True
     p.write_text(json.dumps(doc))
     assert load_map(p).joins_added == 1
+
+
+def test_picture_maps_convert_with_pixels_per_square(tmp_path, capsys):
+    import numpy as np
+    import skimage.io
+
+    img = np.full((64, 96), 255, np.uint8)
+    img[:, 32:48] = 0  # a dark band: square column 2 at 16 pixels per square
+    pic = tmp_path / "pic.png"
+    skimage.io.imsave(pic, img, check_contrast=False)
+    out = tmp_path / "pic.json"
+    code, err = run(capsys, "convert", str(pic), str(out))
+    assert code == 2 and "needs --pixels-per-square" in err
+    assert main(["convert", str(pic), str(out), "--pixels-per-square", "16"]) == 0
+    from lineoffire.maps import load_map
+
+    m = load_map(out)
+    assert (m.width, m.height) == (6, 4)
+    assert m.squares[:, 2].tolist() == [1, 1, 1, 1] and m.squares[:, 3].sum() == 0

@@ -125,6 +125,9 @@ __all__ = [
 RULES = "creature-cover"
 #: Attacks these rules resolve: all but ``area`` along the centre line; ``area``
 #: from the effect's origin.
+#: The most shots one request may resolve (a burst is a handful; this guards memory).
+MAX_SHOTS = 100_000
+
 ATTACKS: tuple[str, ...] = ("ranged", "melee", "reach", "area")
 #: Attacks that make attack rolls, which shots and ``attack_total`` resolve.
 SHOT_ATTACKS: tuple[str, ...] = ("ranged", "melee", "reach")
@@ -728,6 +731,9 @@ def shots(
     """
     check_shot_attack(attack)
     given = _rolls_arg(rolls)
+    if given is not None and len(given) > MAX_SHOTS:
+        raise RequestError(f"{len(given)} rolls are too many; at most {MAX_SHOTS} shots",
+                           "bad_request")
     bonus = _int_arg(attack_bonus, "attack_bonus")
     n_burst = _int_arg(burst, "burst")
     rng_seed = _int_arg(seed, "seed")
@@ -737,6 +743,9 @@ def shots(
     if n_burst is not None:
         if n_burst < 1:
             raise RequestError(f"burst must be at least 1 shot, not {n_burst}", "bad_request")
+        if n_burst > MAX_SHOTS:
+            raise RequestError(f"burst of {n_burst} shots is too many; at most {MAX_SHOTS}",
+                               "bad_request")
         if given is not None and n_burst != len(given):
             raise RequestError(
                 f"burst is {n_burst} shots but {len(given)} rolls were given; they must match",

@@ -96,3 +96,14 @@ def test_picture_maps_convert_with_pixels_per_square(tmp_path, capsys):
     m = load_map(out)
     assert (m.width, m.height) == (6, 4)
     assert m.squares[:, 2].tolist() == [1, 1, 1, 1] and m.squares[:, 3].sum() == 0
+
+
+def test_a_burst_too_large_to_hold_is_refused():
+    from lineoffire.ops import run_op
+    from lineoffire.errors import RequestError
+
+    m = {"width": 5, "height": 1, "creatures": [{"id": "S", "x": 0, "y": 0},
+                                                {"id": "T", "x": 4, "y": 0, "evasion": 12}]}
+    with pytest.raises(RequestError, match="too many"):
+        run_op({"op": "shots", "map": m, "attacker": "S", "target": "T",
+                "attack_bonus": 3, "burst": 100_000_000})

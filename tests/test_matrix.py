@@ -233,10 +233,9 @@ def _summary_cases(rules):
                         yield m, mod.plan(m, a, t, attack=attack)
                     except _RE:  # melee against a creature that is not adjacent
                         continue
-        if rules != "creature-cover":
-            for origin in ([0, 0], [3.5, 1.5], [5, 5]):
-                for t in ids:
-                    yield m, mod.plan(m, None, t, attack="area", origin=origin)
+        for origin in ([0, 0], [3.5, 1.5], [5, 5]):
+            for t in ids:
+                yield m, mod.plan(m, None, t, attack="area", origin=origin)
 
 
 @pytest.mark.parametrize("rules", list(RULESETS))

@@ -148,7 +148,7 @@ def _stopped_only(bmap, units, att, tgt, *, ignore_dead, ignore_prone, chunk, wi
         ka = np.zeros(len(active), np.int64)
         while len(active):
             res = _trace_chunk(prep, units[active], att[active], tgt[active], ignore, False,
-                               window=(ka, ka + window))
+                               window=(ka, ka + window), blocking_only=True)
             hit = res[0]
             stopped[active[hit]] = True
             go = ~hit & ~res[4]
@@ -163,10 +163,15 @@ def _stopped_only(bmap, units, att, tgt, *, ignore_dead, ignore_prone, chunk, wi
 
 
 # --------------------------------------------------------------------------
-def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=None):
+def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=None,
+                 blocking_only=False):
     """Trace one chunk.  ``window = (ka, kb)`` (per-line arrays) limits the
     work to the columns ``ka <= k < kb`` (see below) and, unless ``ka`` is 0,
-    leaves out the attached ends; it also returns whether each line is done."""
+    leaves out the attached ends; it also returns whether each line is done.
+    ``blocking_only`` asks about the blocking class alone (only ``stopped``
+    is then right): points are looked at only where solid squares, off-grid
+    walls or walled edges are (not low squares, not creatures)."""
+    relevant = 0xF9 if blocking_only else 0xFF
     n = len(seg)
     px, py, qx, qy = (seg[:, k].astype(np.int64) for k in range(4))
     dx, dy = qx - px, qy - py
@@ -376,7 +381,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         gi, gj = xn // (S * pd) + 1, yn // (S * pd) + 1
         pf2 = prep.pflags
         near = pf2[gj - 1, gi - 1] | pf2[gj - 1, gi] | pf2[gj, gi - 1] | pf2[gj, gi]
-        ok = (near & (0xFF if window is None else 0xF9)) > 0
+        ok = (near & relevant) > 0
         pts.add(el_[ok], N_[ok], D[el_[ok]], xn[ok], yn[ok], pd[ok], 1)
     r, c = np.divmod(flat, W2)
     r -= 1
@@ -435,11 +440,8 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     ev = pts.merge(D)
     if ev is not None:
         ev["free_dirs"] = [(ev["group_of"][i], j, x, y) for i, j, x, y in free_dirs]
-        # stopped-only windows need the blocking class alone: solid squares,
-        # free walls and walled edges (not low squares, not creatures)
         _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
-                         att, tgt, ignore, line_stop, line_slit, line_low,
-                         relevant=0xFF if window is None else 0xF9)
+                         att, tgt, ignore, line_stop, line_slit, line_low, relevant=relevant)
 
     line, tn, td, kind, rtype, r0, r1 = rows.arrays()
     done = empty | (ke >= nu + 1)

@@ -55,7 +55,7 @@ import numpy.typing as npt
 from lineoffire.maps.model import SCALE, SOLID, BattleMap, Creature, MapError
 
 from .lines import corner_to_corner, centre_line, origin_lines, space_rect
-from .trace import trace
+from .trace import as_point, trace
 
 __all__ = ["MAX_SEGMENTS", "line_of_effect", "line_of_effect_many", "effect_witness"]
 
@@ -141,7 +141,7 @@ def effect_witness(bmap: BattleMap, attacker: Creature | str | int | None,
         if drawn_stopped:
             raise ValueError("drawn_stopped applies to a shooter and a target, not to an "
                              "area effect's origin")
-        o = _origin_units(bmap, origin)
+        o = as_point(origin, bmap, "origin")
         return _origin_witness(bmap, o, ti, trect)
     if attacker is None:
         raise TypeError("line_of_effect needs an attacker, or an origin for an area effect")
@@ -246,20 +246,6 @@ def _creature_index(bmap: BattleMap, c: Any, where: str) -> int:
 def _units_rect(c: Creature) -> Rect:
     x0, y0, x1, y1 = space_rect(c)
     return (x0 * SCALE, y0 * SCALE, x1 * SCALE, y1 * SCALE)
-
-
-def _origin_units(bmap: BattleMap, origin: Any) -> tuple[int, int]:
-    try:
-        p = np.asarray(origin, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"origin must be a point (x, y), not {origin!r}") from None
-    if p.shape != (2,) or not np.isfinite(p).all():
-        raise ValueError(f"origin must be a finite point (x, y), not {origin!r}")
-    u = np.rint(p * SCALE).astype(np.int64)
-    if (u < 0).any() or u[0] > bmap.width * SCALE or u[1] > bmap.height * SCALE:
-        raise MapError(f"origin ({p[0]:g}, {p[1]:g}) lies outside the "
-                       f"{bmap.width}x{bmap.height} map")
-    return int(u[0]), int(u[1])
 
 
 def _overlap(a: Rect, b: Rect) -> bool:

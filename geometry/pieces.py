@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from lineoffire.maps.model import SCALE, BattleMap, Creature, MapError
 
+from .trace import as_point
 from .types import Blocker
 
 __all__ = [
@@ -234,16 +235,7 @@ def point_piece_distance(bmap: BattleMap, point: npt.ArrayLike,
     >>> point_piece_distance(m, (1, 1), ("square", (4, 0)))
     3
     """
-    try:
-        p = np.asarray(point, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"point must be (x, y), not {point!r}") from None
-    if p.shape != (2,) or not np.isfinite(p).all():
-        raise ValueError(f"point must be a finite (x, y), not {point!r}")
-    u = np.rint(p * SCALE).astype(np.int64)
-    if (u < 0).any() or u[0] > bmap.width * SCALE or u[1] > bmap.height * SCALE:
-        raise MapError(f"point ({p[0]:g}, {p[1]:g}) lies outside the "
-                       f"{bmap.width}x{bmap.height} map")
+    u = np.array(as_point(point, bmap, "point"), dtype=np.int64)
     c0, r0 = (-(-u // SCALE) - 1).tolist()
     c1, r1 = (u // SCALE).tolist()
     mine = _map_squares_in(bmap, c0, r0, c1, r1)

@@ -15,7 +15,7 @@ from lineoffire.maps.model import SCALE, BattleMap, MapError
 
 from .types import TraceBatch
 
-__all__ = ["trace", "as_segments", "creature_indices"]
+__all__ = ["trace", "as_segments", "as_point", "creature_indices"]
 
 
 def as_segments(segments: Any, bmap: BattleMap, where: str = "segments") -> np.ndarray:
@@ -47,6 +47,25 @@ def as_segments(segments: Any, bmap: BattleMap, where: str = "segments") -> np.n
             f"outside the {bmap.width}x{bmap.height} map"
         )
     return units
+
+
+def as_point(point: Any, bmap: BattleMap, name: str = "point") -> tuple[int, int]:
+    """Validate a point ``(x, y)`` on the map; return it in integer units (1/1024).
+
+    TypeError if it is not a pair of numbers, ValueError if not finite,
+    MapError naming it if it lies off the map.
+    """
+    try:
+        p = np.asarray(point, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a point (x, y), not {point!r}") from None
+    if p.shape != (2,) or not np.isfinite(p).all():
+        raise ValueError(f"{name} must be a finite point (x, y), not {point!r}")
+    u = np.rint(p * SCALE).astype(np.int64)
+    if (u < 0).any() or u[0] > bmap.width * SCALE or u[1] > bmap.height * SCALE:
+        raise MapError(f"{name} ({p[0]:g}, {p[1]:g}) lies outside the "
+                       f"{bmap.width}x{bmap.height} map")
+    return int(u[0]), int(u[1])
 
 
 def creature_indices(bmap: BattleMap, ids: Any, n: int, where: str) -> np.ndarray:

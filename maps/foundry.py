@@ -85,7 +85,7 @@ def _code(value: Any, allowed: dict, where: str) -> Any:
 
 
 def _read(source: Any) -> tuple[dict, str, str | None]:
-    return read_json_object(source, label='foundry scene', what='a Foundry scene', hint='')
+    return read_json_object(source, label="foundry scene", what="a Foundry scene")
 
 
 def _grid(data: dict, where: str) -> tuple[str, float, Any, Any, Any]:

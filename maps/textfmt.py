@@ -1,24 +1,14 @@
 """A plain-text map format that a person can type (``.txt``, ``.map``, ``.lof``).
 
-One statement per line; the first word says what the line is.  The same
-format is described for users in ``docs/text-format.md``::
+One statement per line; the first word says what the line is.  The format
+is described for users, with a worked example, in ``docs/text-format.md``
+(the tests load that example from the document).  In short::
 
-    # The back room.  '#' starts a comment outside the grid.
     name Back room
-    square_ft 5
-    low_height_ft 3
-
     grid
-    #.....
-    ..A.=.
-    ......
-
-    creature A team=party evasion=12 traits=trigger_discipline
-    creature ogre 3,0 large team=raiders evasion=10 prone
-    wall 5,0 5,1
-    door 5,1 5,2 closed
-    slit 0,3 1,3
-    low 3.5,0.2 4.5,1 height=2
+    #.A..=
+    creature A team=party evasion=12
+    door 5,0 5,1 closed
 
 Header lines (each at most once):
 

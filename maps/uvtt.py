@@ -100,7 +100,8 @@ def _lazy_image(encoded: str) -> tuple[Callable[[], bytes], str]:
 
 
 def _read(source: Any) -> tuple[dict, str, str | None]:
-    return read_json_object(source, label='uvtt', what='a Universal VTT map', hint='; is the file truncated?')
+    return read_json_object(source, label="uvtt", what="a Universal VTT map",
+                            hint="; is the file truncated?")
 
 
 def load_uvtt(

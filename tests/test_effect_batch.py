@@ -22,21 +22,25 @@ pytestmark = pytest.mark.skipif(not HAVE_KERNEL, reason="no kernel yet")
 SIZES = {"small": 1, "medium": 1, "large": 2, "huge": 3}
 
 
-def _random_map(rng: np.random.Generator, n_creatures: int = 5) -> BattleMap | None:
+def _random_map(rng: np.random.Generator, n_creatures: int = 5, *,
+                denominators=(1, 1, 2, 4), n_walls=(0, 7), door_states: bool = True,
+                tiny_pairs: bool = False) -> BattleMap | None:
     """A seeded small map: solid squares, thin walls on and off the grid
-    (walls, doors open and closed, slits, low walls), creatures of mixed sizes."""
+    (walls, doors open and closed, slits, low walls) with end points on the
+    lattice of ``1 / denominators``, creatures of mixed sizes; with
+    ``tiny_pairs``, now and then two tiny creatures sharing a square."""
     w, h = int(rng.integers(6, 11)), int(rng.integers(5, 9))
     squares = np.where(rng.random((h, w)) < 0.2, 1, 0).astype(np.uint8)
     walls = []
-    for _ in range(int(rng.integers(0, 7))):
-        denom = int(rng.choice([1, 1, 2, 4]))
+    for _ in range(int(rng.integers(*n_walls))):
+        denom = int(rng.choice(list(denominators)))
         p = rng.integers(0, [w * denom + 1, h * denom + 1]) / denom
         q = rng.integers(0, [w * denom + 1, h * denom + 1]) / denom
         if (p == q).all():
             continue
         kind = str(rng.choice(["wall", "wall", "door", "slit", "low"]))
         wall = {"kind": kind, "points": [p.tolist(), q.tolist()]}
-        if kind == "door":
+        if kind == "door" and door_states:
             wall["open"] = bool(rng.random() < 0.3)
         walls.append(wall)
     taken = squares.astype(bool).copy()
@@ -49,6 +53,9 @@ def _random_map(rng: np.random.Generator, n_creatures: int = 5) -> BattleMap | N
             if not taken[y:y + s, x:x + s].any():
                 taken[y:y + s, x:x + s] = True
                 creatures.append({"id": f"c{i}", "x": x, "y": y, "size": size})
+                if tiny_pairs and size == "small" and rng.random() < 0.5:
+                    creatures[-1]["size"] = "tiny"
+                    creatures.append({"id": f"d{i}", "x": x, "y": y, "size": "tiny"})
                 break
     if len(creatures) < 3:
         return None
@@ -391,34 +398,8 @@ def _fine_map(rng: np.random.Generator) -> BattleMap | None:
     end anywhere on the 1/1024 lattice (so that some candidate lines have no
     lattice point in a space), and two tiny creatures sharing a square now
     and then."""
-    w, h = int(rng.integers(6, 11)), int(rng.integers(5, 9))
-    squares = np.where(rng.random((h, w)) < 0.2, 1, 0).astype(np.uint8)
-    walls = []
-    for _ in range(int(rng.integers(1, 8))):
-        denom = int(rng.choice([1, 2, 1024, 1024]))
-        p = rng.integers(0, [w * denom + 1, h * denom + 1]) / denom
-        q = rng.integers(0, [w * denom + 1, h * denom + 1]) / denom
-        if (p == q).all():
-            continue
-        kind = str(rng.choice(["wall", "wall", "door", "slit", "low"]))
-        walls.append({"kind": kind, "points": [p.tolist(), q.tolist()]})
-    taken = squares.astype(bool).copy()
-    creatures = []
-    for i in range(6):
-        for _ in range(60):
-            size = str(rng.choice(list(SIZES)))
-            s = SIZES[size]
-            x, y = int(rng.integers(0, w - s + 1)), int(rng.integers(0, h - s + 1))
-            if not taken[y:y + s, x:x + s].any():
-                taken[y:y + s, x:x + s] = True
-                creatures.append({"id": f"c{i}", "x": x, "y": y, "size": size})
-                if size == "small" and rng.random() < 0.5:
-                    creatures[-1]["size"] = "tiny"
-                    creatures.append({"id": f"d{i}", "x": x, "y": y, "size": "tiny"})
-                break
-    if len(creatures) < 3:
-        return None
-    return BattleMap.build(w, h, squares=squares, walls=walls, creatures=creatures)
+    return _random_map(rng, 6, denominators=(1, 2, 1024, 1024), n_walls=(1, 8),
+                       door_states=False, tiny_pairs=True)
 
 
 def _batched_candidates(m: BattleMap, pairs: list[tuple[int, int]]) -> dict[int, np.ndarray]:

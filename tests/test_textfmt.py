@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,25 +14,10 @@ from lineoffire.maps.jsonfmt import from_json_dict, to_json_dict
 from lineoffire.maps.model import SIZE_SPACE, SIZES, snap
 from lineoffire.maps.textfmt import dumps_text, load_text, loads_text, save_text
 
-#: The example of docs/text-format.md.
-DOC_EXAMPLE = """\
-# The back room.  '#' starts a comment (outside the grid).
-name Back room
-square_ft 5
-low_height_ft 3
-
-grid
-#.....
-..A.=.
-......
-
-creature A team=party evasion=12 traits=trigger_discipline
-creature ogre 3,0 large team=raiders evasion=10 prone
-wall 5,0 5,1
-door 5,1 5,2 closed
-slit 0,3 1,3
-low 3.5,0.25 4.5,1 height=2
-"""
+#: The example of docs/text-format.md, read from the document itself so that
+#: the document cannot drift from what the loader accepts.
+_DOC = (Path(__file__).resolve().parent.parent / "docs" / "text-format.md").read_text()
+DOC_EXAMPLE = _DOC.split("## An example", 1)[1].split("```\n", 2)[1]
 
 
 def test_the_documented_example():

@@ -16,7 +16,10 @@ Method
    A caller that has already traced every corner-to-corner line and found
    them all stopped skips this step (``drawn_stopped=True``): the exact
    search alone decides, so the answer is the same either way.
-2. **Exact search.**  Otherwise a free segment can be slid and turned until
+2. **Sealed.**  The cheap proof of :mod:`.seal` settles most cut-off
+   pairs of a dungeon: when it shows every segment stopped, there is no
+   line of effect and nothing is searched.
+3. **Exact search.**  Otherwise a free segment can be slid and turned until
    it touches two *critical points*: corners of the two spaces, the corners
    where solid squares turn (a vertex with 1 or 3 solid squares around it, or
    2 meeting diagonally), endpoints of blocking walls, and the lattice points
@@ -55,6 +58,7 @@ import numpy.typing as npt
 from lineoffire.maps.model import SCALE, SOLID, BattleMap, Creature, MapError
 
 from .lines import corner_to_corner, centre_line, origin_lines, space_rect
+from .seal import sealed_pairs
 from .trace import as_point, trace
 
 __all__ = ["MAX_SEGMENTS", "line_of_effect", "line_of_effect_many", "effect_witness"]
@@ -153,6 +157,8 @@ def effect_witness(bmap: BattleMap, attacker: Creature | str | int | None,
         hit = _search(bmap, [(ai, ti)], exact=False)[0]
         if hit is not None:
             return hit
+    if sealed_pairs(bmap, [ai], [ti])[0]:
+        return None
     return _search(bmap, [(ai, ti)], exact=True)[0]
 
 
@@ -219,6 +225,9 @@ def line_of_effect_many(bmap: BattleMap,
     if not drawn_stopped:
         out[:] = [w is not None for w in _search(bmap, idx, exact=False)]
         todo = np.flatnonzero(~out)
+    if len(todo):
+        who = np.array(idx, dtype=np.int64)[todo]
+        todo = todo[~sealed_pairs(bmap, who[:, 0], who[:, 1])]
     if len(todo):
         found = _search(bmap, [idx[i] for i in todo.tolist()], exact=True)
         out[todo] = [w is not None for w in found]

@@ -71,6 +71,7 @@ import numpy as np
 
 from lineoffire.errors import RequestError
 from lineoffire.geometry import trace
+from lineoffire.geometry.seal import sealed_pairs
 from lineoffire.geometry.types import LineTrace, TraceBatch
 from lineoffire.maps.model import BattleMap
 from lineoffire.resolver import RULESETS, ruleset
@@ -325,12 +326,15 @@ class _LazyTrace(LineTrace):
     cost more than the trace.
     """
 
-    def __init__(self, batch: TraceBatch, row: int, stopped: bool, slit: bool, low: bool):
+    def __init__(self, batch: TraceBatch, row: int, stopped: bool, slit: bool, low: bool,
+                 empty: bool = False):
         object.__setattr__(self, "stopped", stopped)
         object.__setattr__(self, "slit", slit)
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "_batch", batch)
         object.__setattr__(self, "_row", row)
+        if empty:  # a clear line through nothing: most unstopped lines
+            object.__setattr__(self, "_blockers", ())
 
     @property
     def blockers(self):  # type: ignore[override]
@@ -364,14 +368,14 @@ def _trace_plans(bmap: BattleMap, plans: Sequence[Any]) -> tuple[list[list[LineT
                              plans[k].target.astype(np.float64)])
             for k in members if len(plans[k])
         ])
-        uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
+        uniq, inverse = _distinct_rows(rows)
         traced += len(uniq)
         batch = trace(bmap, uniq[:, :4], attacker=uniq[:, 4].astype(np.int64),
                       target=uniq[:, 5].astype(np.int64), **dict(key))
         stopped = batch.stopped.tolist()
         slit = batch.slit.tolist()
         low = batch.low.tolist()
+        empty = (np.diff(batch.offsets) == 0).tolist()
         made: dict[int, LineTrace] = {}
         ends = np.cumsum(sizes)
         for k, e, n in zip(members, ends.tolist(), sizes.tolist()):
@@ -379,10 +383,21 @@ def _trace_plans(bmap: BattleMap, plans: Sequence[Any]) -> tuple[list[list[LineT
             for u in inverse[e - n:e].tolist():
                 tr = made.get(u)
                 if tr is None:
-                    tr = made[u] = _LazyTrace(batch, u, stopped[u], slit[u], low[u])
+                    tr = made[u] = _LazyTrace(batch, u, stopped[u], slit[u], low[u], empty[u])
                 lines.append(tr)
             out[k] = lines
     return out, planned, traced
+
+
+def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(rows, axis=0, return_inverse=True)``, by one lexsort (faster)."""
+    order = np.lexsort(rows.T[::-1])
+    ranked = rows[order]
+    new = np.ones(len(rows), dtype=bool)
+    new[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+    inverse = np.empty(len(rows), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ranked[new], inverse
 
 
 def _known_line_of_effect(bmap: BattleMap, mod: Any, plans: Sequence[Any],
@@ -439,12 +454,19 @@ def _run_chunk(bmap: BattleMap, rules: str, ids: Sequence[str], a_idx: np.ndarra
     mod = ruleset(rules)
     names = {n: i for i, n in enumerate(COVER_CODES[rules])}
     key = BONUS_KEY[rules]
-    pairs = list(zip(a_idx.tolist(), t_idx.tolist()))
+    codes = np.empty(len(a_idx), dtype=np.int8)
+    bonus = np.empty(len(a_idx), dtype=np.int16)
+    # Pairs proved cut off (no line of effect, so total cover in every
+    # ruleset, with a null bonus) need no lines when only codes are kept.
+    rest = np.arange(len(a_idx))
+    if not keep_answers and attack != "melee":
+        cut = sealed_pairs(bmap, a_idx, t_idx)
+        codes[cut], bonus[cut] = names["total"], -1
+        rest = np.flatnonzero(~cut)
+    pairs = list(zip(a_idx[rest].tolist(), t_idx[rest].tolist()))
     plans = [mod.plan(bmap, ids[a], ids[t], attack=attack, options=options) for a, t in pairs]
     traces, planned, traced = _trace_plans(bmap, plans)
     known = _known_line_of_effect(bmap, mod, plans, traces)
-    codes = np.empty(len(pairs), dtype=np.int8)
-    bonus = np.empty(len(pairs), dtype=np.int16)
     answers: list | None = [] if keep_answers else None
     # Without kept answers only the cover and the bonus are read: a ruleset
     # that can leave out the costly parts of its answer (``summary``) does.
@@ -460,9 +482,9 @@ def _run_chunk(bmap: BattleMap, rules: str, ids: Sequence[str], a_idx: np.ndarra
             raise ValueError(f"the {rules} rules answered cover {cover!r} for "
                              f"{ids[pairs[k][0]]!r} -> {ids[pairs[k][1]]!r}; the matrix "
                              f"knows {', '.join(names)}")
-        codes[k] = names[cover]
+        codes[rest[k]] = names[cover]
         b = ans.get(key)
-        bonus[k] = -1 if b is None else int(b)
+        bonus[rest[k]] = -1 if b is None else int(b)
         if answers is not None:
             answers.append({"attacker": ids[pairs[k][0]], "target": ids[pairs[k][1]], **ans})
     return codes, bonus, answers, planned, traced
@@ -645,6 +667,10 @@ def evaluate_pairs(
         raise ValueError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     ids = [c.id for c in bmap.creatures]
     n = len(a_all)
+    if n:
+        # The ruleset checks the attack and its options when it plans; pairs
+        # proved cut off are never planned, so plan one pair up front.
+        ruleset(rules).plan(bmap, ids[a_all[0]], ids[t_all[0]], attack=attack, options=options)
     # Mirrored pairs side by side, so that a chunk searches their line of
     # effect once; the results go back to the given order at the end.
     order = np.lexsort((a_all > t_all, np.maximum(a_all, t_all), np.minimum(a_all, t_all)))

@@ -11,9 +11,12 @@ Coordinates are int64 in units of 1/1024 square.  For one chunk of lines:
    order: no ranks, no sorting.  Rows come from one integer division per
    column (``v * du`` is a per-line linear form in the column index), and
    each slot's square is a flat index into a padded byte grid of packed
-   flags (solid, low, creature, off-grid wall, four walled edges).  All
-   parameters of a line are integers over one denominator ``D = |dx| * |dy|``
-   (zeros read as 1), so they compare exactly.
+   flags (solid, low, creature, off-grid wall, four walled edges).  Only a
+   few passes run over all columns (rows, flat indices, the two flag
+   gathers); a slot is then named by its column and x/y, and only slots
+   whose square has flags get further arrays.  All parameters of a line are
+   integers over one denominator ``D = |dx| * |dy|`` (zeros read as 1), so
+   they compare exactly.
 2. **Stretches.**  On an open stretch between crossings the line lies in one
    square's open interior, or runs along a grid line between two squares (a
    seam); the gathered flags decide it at once.
@@ -28,7 +31,9 @@ Coordinates are int64 in units of 1/1024 square.  For one chunk of lines:
    tested against the two sides (half-planes, or at attached ends the
    angular arcs) with the exact predicates of :mod:`._arcs`.
 4. **Blockers.**  Each piece is kept once at its least parameter and sorted
-   by (t, kind, ref).
+   by (t, kind, ref).  Most rows (squares a stretch enters, simple walled
+   crossings, side squares of simple vertices) cannot repeat a piece, so
+   only lines with other rows are searched for repeats.
 
 Modes: ``blockers=False`` skips the blocker rows; ``stopped_only=True``
 traces a window of columns of every line at a time and drops each line at
@@ -66,28 +71,44 @@ def _ceil_div(a, b):
 
 
 class _Rows:
-    """Accumulates blocker rows: line, t numerator, t denominator, kind, ref."""
+    """Accumulates blocker rows: line, t numerator, t denominator, kind, ref
+    (kind and ref type as int8).
+
+    Rows added with ``unique=True`` list pieces that no other row of their
+    line lists (each square a stretch enters, each grid wall crossed at one
+    simple crossing, each side square of a simple vertex: a line meets such a
+    square or wall segment at one stretch or point only); :func:`_finish`
+    looks for repeated pieces only in lines that have other rows.
+    """
 
     def __init__(self, keep: bool = True):
         self.parts: list[tuple[np.ndarray, ...]] = []
+        self.shared: list[np.ndarray] = []
         self.keep = keep
 
-    def add(self, line, tn, td, kind, rtype, r0, r1):
+    def add(self, line, tn, td, kind, rtype, r0, r1, unique=False):
         n = len(line)
         if n == 0 or not self.keep:
             return
         b = np.broadcast_to
+        line = np.asarray(line, np.int64)
         self.parts.append((
-            np.asarray(line, np.int64), b(np.asarray(tn, np.int64), (n,)),
-            b(np.asarray(td, np.int64), (n,)), b(np.asarray(kind, np.int64), (n,)),
-            b(np.asarray(rtype, np.int64), (n,)), b(np.asarray(r0, np.int64), (n,)),
+            line, b(np.asarray(tn, np.int64), (n,)),
+            b(np.asarray(td, np.int64), (n,)), b(np.asarray(kind, np.int8), (n,)),
+            b(np.asarray(rtype, np.int8), (n,)), b(np.asarray(r0, np.int64), (n,)),
             b(np.asarray(r1, np.int64), (n,)),
         ))
+        if not unique:
+            self.shared.append(line)
 
     def arrays(self):
+        """The seven row columns, and the lines of the rows not added as unique."""
         if not self.parts:
-            return [np.zeros(0, np.int64) for _ in range(7)]
-        return [np.concatenate([p[k] for p in self.parts]) for k in range(7)]
+            z = np.zeros(0, np.int64)
+            return [z, z, z, z.astype(np.int8), z.astype(np.int8), z, z, z]
+        cols = [np.concatenate([p[k] for p in self.parts]) for k in range(7)]
+        shared = np.concatenate(self.shared) if self.shared else np.zeros(0, np.int64)
+        return cols + [shared]
 
 
 def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.ndarray, *,
@@ -192,7 +213,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     start_att = np.zeros(n, bool)
     end_att = np.zeros(n, bool)
     if len(rects):
-        ra = rects[np.maximum(att, 0)]
+        ra = np.take(rects, np.maximum(att, 0), axis=0)
         start_att = (att >= 0) & ~zero & (px >= ra[:, 0]) & (px <= ra[:, 2]) & \
             (py >= ra[:, 1]) & (py <= ra[:, 3])
         mx1 = np.where(sx > 0, ra[:, 2], -ra[:, 0])
@@ -200,7 +221,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         nx_exit = np.where(mdx > 0, (mx1 - mpx) * Dy, big)
         ny_exit = np.where(mdy > 0, (my1 - mpy) * Dx, big)
         N0 = np.where(start_att, np.minimum(np.minimum(nx_exit, ny_exit), D), 0)
-        rt = rects[np.maximum(tgt, 0)]
+        rt = np.take(rects, np.maximum(tgt, 0), axis=0)
         end_att = (tgt >= 0) & ~zero & (qx >= rt[:, 0]) & (qx <= rt[:, 2]) & \
             (qy >= rt[:, 1]) & (qy <= rt[:, 3])
         mx0 = np.where(sx > 0, rt[:, 0], -rt[:, 2])
@@ -218,7 +239,8 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     # squares, so each column gives two *slots*: the u-crossing that enters
     # it and the v-crossing inside it, if any.  Valid slots in slot order are
     # the line's events in parameter order, no sorting needed; the interval
-    # after each slot is its square.
+    # after each slot is its square.  Arrays over all points are few and
+    # cheap; a slot gets arrays of its own only when its square has flags.
     rows = _Rows(want_blockers)
     line_stop = np.zeros(n, bool)
     line_slit = np.zeros(n, bool)
@@ -246,117 +268,147 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     moff = np.zeros(n + 1, np.int64)
     np.cumsum(M, out=moff[1:])
     total = int(moff[-1])
-    el = np.repeat(np.arange(n), M)
+    el = np.repeat(np.arange(n), M)  # the line of each point
     k = np.arange(total) - np.repeat(moff[:-1] - ka, M)
     # v * du at u-grid line U = (fu + k) S is A + k B, per line constants
     A_ = pv * du + (fu * S - pu) * dv
     B_ = S * dv
-    Vn = np.repeat(A_, M) + k * np.repeat(B_, M)
+    Vn = k * np.repeat(B_, M)
+    Vn += np.repeat(A_, M)
     # the end points P (k = 0) and Q (k = nu + 1) are not on u-grid lines
     has = M > 0
-    first_pos = moff[:-1][has & (ka == 0)]
-    Vn[first_pos] = (pv * du)[has & (ka == 0)]
+    at_p = has & (ka == 0)
+    first_pos = moff[:-1][at_p]
+    Vn[first_pos] = (pv * du)[at_p]
     lastq = has & (ke == nu + 1)
     Vn[moff[1:][lastq] - 1] = (qv * du)[lastq]
+    last_pos = moff[1:][has] - 1  # the window's last point has no slots of its own
     sdu = np.repeat(S * du, M)
     ra = Vn // sdu  # row of the square after the point
     vert = Vn == ra * sdu
-    rb = ra - (vert & np.repeat(dv > 0, M))  # row of the square before the point
-    # slots: x-slot k (k = 0 is the first interval, not an event), y-slot k;
-    # the window's last point has no slots of its own
-    last = np.zeros(total, bool)
-    last[moff[1:][has] - 1] = True
-    has_y = np.zeros(total, bool)
-    has_y[:-1] = rb[1:] > ra[:-1]
-    has_y &= ~last
-    valid = np.empty(2 * total, bool)
-    valid[0::2] = ~last
-    valid[1::2] = has_y
-    slot = np.flatnonzero(valid)
-    src = slot >> 1
-    is_y = (slot & 1).astype(bool)
-    sl = el[src]
-    s_ra = ra[src] + is_y
+    del sdu
+    # column k has a y-slot iff the row before point k + 1 exceeds the row after
+    # point k (before a vertex crossed diagonally, the row before is ra - 1)
+    rb = ra - (vert & np.repeat(dv > 0, M))
+    has_y = np.empty(total, bool)
+    np.greater(rb[1:], ra[:-1], out=has_y[:-1])
+    has_y[last_pos] = False
+    del rb
 
-    def numerators(i):
-        """Parameter numerators over D of slots ``i`` (and the v-grid line of y-slots)."""
-        li, yi, ki = sl[i], is_y[i], k[src[i]]
-        vy = s_ra[i] * S
-        ux = np.where(ki == 0, pu[li], (fu[li] + ki) * S)
-        return np.where(yi, (vy - pv[li]) * du[li], (ux - pu[li]) * dvp[li]), vy
-    # flat index of the square after each slot in the padded flag grid: per
-    # point F0 + Fu k + Fv ra, plus Fv for a y-slot (one row further along v)
+    # Flat index in the padded flag grid of the square after each point's
+    # x-slot, F0 + Fu k + Fv ra; a y-slot's square is one row further along v.
+    # A slot is named by its point p and y (0 for the x-slot, 1 for the y-slot).
     cu_o = np.where(steep, sy, sx)  # original axis signs of u and v
     cv_o = np.where(steep, sx, sy)
     stride_u = np.where(steep, W2, 1) * cu_o
     stride_v = np.where(steep, 1, W2) * cv_o
     base = W2 + 1 + np.where(cu_o < 0, -1, 0) * np.where(steep, W2, 1) + \
         np.where(cv_o < 0, -1, 0) * np.where(steep, 1, W2)
-    flat_el = np.repeat(base + stride_u * fu, M) + k * np.repeat(stride_u, M) + \
-        ra * np.repeat(stride_v, M)
-    flat_all = flat_el[src] + np.where(is_y, stride_v[sl], 0)
+    sv_el = np.repeat(stride_v, M)
+    flat_el = k * np.repeat(stride_u, M)
+    flat_el += np.repeat(base + stride_u * fu, M)
+    flat_el += ra * sv_el
     pf = prep.pflags.ravel()
-    pf_all = pf[flat_all]
-    line_seam = (dv == 0) & (pv % S == 0)
+    # packed flags of the squares after the x-slots (fx) and the y-slots (fy),
+    # 0 where there is no such slot (the squares after a window's last point
+    # may lie off the padded grid: clipped, then zeroed)
+    fx = np.take(pf, flat_el, mode="clip")
+    fx[last_pos] = 0
+    sv_el += flat_el
+    fy = np.take(pf, sv_el, mode="clip")
+    fy *= has_y
+    del sv_el
+
+    def slot_flat(p, y, li):
+        """Flat index of the square after slots (point ``p``, ``y``) of lines ``li``."""
+        return flat_el[p] + stride_v[li] * y
+
+    def numerators(p_x, p_y):
+        """Parameter numerators over D of the x-slots of points ``p_x`` (0 at
+        P), then of the y-slots of points ``p_y``; and the v-grid line of each
+        (0 for the x-slots)."""
+        lx, ly = el[p_x], el[p_y]
+        kx = k[p_x]
+        nx = ((fu[lx] + kx) * S - pu[lx]) * dvp[lx]
+        nx[kx == 0] = 0
+        vy = np.zeros(len(p_x) + len(p_y), np.int64)
+        vy[len(p_x):] = (ra[p_y] + 1) * S
+        return np.concatenate([nx, (vy[len(p_x):] - pv[ly]) * du[ly]]), vy
+
+    # Stretches that can add anything: the square after the slot is solid,
+    # low, holds a creature or meets a free wall; on a seam also the square
+    # across the seam, one step back along v (seam lines have dv = 0: x-slots
+    # only).  (nonzero of bool arrays is several times faster than of uint8.)
+    hx = (fx & 15) != 0
+    line_seam = (dv == 0) & (pv % S == 0) & has
     any_seam = bool(line_seam.any())
     if any_seam:
-        flatA_all = flat_all - np.where(line_seam[sl], stride_v[sl], 0)
-        pfA_all = pf[flatA_all]
-        hit = ((pf_all | pfA_all) & 15) > 0
-    else:
-        hit = (pf_all & 15) > 0
+        sm = np.flatnonzero(line_seam)
+        cnt = M[sm] - 1
+        sp = np.repeat(moff[sm] - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
+        hx[sp] |= (pf[flat_el[sp] - np.repeat(stride_v[sm], cnt)] & 15) != 0
+    selx = np.flatnonzero(hx)
+    sely = np.flatnonzero((fy & 15) != 0)
+    del hx
+    # (stretch order does not matter: rows are sorted exactly in _finish)
+    sp_ = np.concatenate([selx, sely])
+    sy_ = np.zeros(len(sp_), np.int64)
+    sy_[len(selx):] = 1
+    il = el[sp_]
+    fB = np.concatenate([fx[selx], fy[sely]])
     attached = bool((start_att | end_att).any())
     if attached:
-        sel = np.flatnonzero(hit)
-        i_start = numerators(sel)[0]
-        inside = (i_start >= N0[sl[sel]]) & (i_start < N1[sl[sel]])
-        sel, i_start = sel[inside], i_start[inside]
+        i_start = numerators(selx, sely)[0]
+        inside = (i_start >= N0[il]) & (i_start < N1[il])
+        sp_, sy_, il, fB, i_start = (a[inside] for a in (sp_, sy_, il, fB, i_start))
     else:
-        sel = np.flatnonzero(hit)
         # the stretches' parameters are needed only for blocker rows
-        i_start = numerators(sel)[0] if want_blockers else None
-    il, flat = sl[sel], flat_all[sel]
+        i_start = numerators(selx, sely)[0] if want_blockers else None
+    flat = slot_flat(sp_, sy_, il)
 
-    # points that need the two-sided rule: vertices and crossings of walled
-    # grid edges strictly inside the traced part (edge bits of the square after)
+    # Points that need the two-sided rule: crossings of walled grid edges
+    # (the entry edge bit of the square after the slot) and vertices, not at
+    # P, and strictly inside the traced part.
     entry_bit_x = np.where(steep, np.where(sy > 0, 64, 128), np.where(sx > 0, 16, 32))
     entry_bit_y = np.where(steep, np.where(sx > 0, 16, 32), np.where(sy > 0, 64, 128))
-    # walled crossings: only slots whose square has a walled edge need a look
-    wsl = np.flatnonzero(pf_all & 0xF0)
-    if len(wsl):
-        entry = np.where(is_y[wsl], entry_bit_y[sl[wsl]], entry_bit_x[sl[wsl]])
-        wsl = wsl[(pf_all[wsl] & entry) > 0]
-    # vertices: the x-slots of points where the line meets a grid vertex
-    vsl = np.searchsorted(slot, 2 * np.flatnonzero(vert & ~last & (k > 0)))
-    mark = np.zeros(len(slot), bool)
-    mark[wsl] = True
-    mark[vsl] = True
-    esel = np.flatnonzero(mark)
-    # x-slots of points (not P, not a window's first point) and all y-slots are
-    # crossings; without attachments every crossing lies strictly inside
-    esel = esel[is_y[esel] | (k[src[esel]] > 0)]
-    N_, Vy_ = numerators(esel)
+    wx = np.flatnonzero(fx > 15)  # some edge bit (4-7) set
+    wx = wx[(fx[wx] & entry_bit_x[el[wx]]) > 0]
+    wy = np.flatnonzero(fy > 15)
+    wy = wy[(fy[wy] & entry_bit_y[el[wy]]) > 0]
+    cand = vert.copy()
+    cand[wx] = True
+    cand[first_pos] = False
+    cand[last_pos] = False
+    cx = np.flatnonzero(cand)
+    del cand
+    pe = np.concatenate([cx, wy])
+    ye = np.zeros(len(pe), np.int64)
+    ye[len(cx):] = 1
+    el_ = el[pe]
+    N_, Vy_ = numerators(cx, wy)
     if attached:
-        inside = (N_ > N0[sl[esel]]) & (N_ < N1[sl[esel]])
-        esel, N_, Vy_ = esel[inside], N_[inside], Vy_[inside]
+        inside = (N_ > N0[el_]) & (N_ < N1[el_])
+        pe, ye, el_, N_, Vy_ = (a[inside] for a in (pe, ye, el_, N_, Vy_))
     pts = _Points()
-    if len(esel):
-        el_, y_ = sl[esel], is_y[esel]
+    if len(pe):
+        y_ = ye > 0
         # exact position in the frame: (u, v) = (un, vn) / pd
         pd = np.where(y_, dvp[el_], du[el_])
-        Ux = (fu[el_] + k[src[esel]]) * S
+        Ux = (fu[el_] + k[pe]) * S
         un = np.where(y_, pu[el_] * dv[el_] + (Vy_ - pv[el_]) * du[el_], Ux * du[el_])
-        vn = np.where(y_, Vy_ * dv[el_], Vn[src[esel]])
+        vn = np.where(y_, Vy_ * dv[el_], Vn[pe])
         st = steep[el_]
         xn = sx[el_] * np.where(st, vn, un)
         yn = sy[el_] * np.where(st, un, vn)
+        flat_e = slot_flat(pe, ye, el_)
+        vert_e = vert[pe]
         # The common case needs no general point: a crossing (not a vertex) of a
         # grid edge carrying exactly one wall that runs on past the point both
         # ways, with no off-grid wall in the two squares.  That wall closes
         # both sides; the squares either side close both sides only if solid.
-        simple = _simple_crossings(prep, esel, is_y, vert[src[esel]], xn, yn, pd,
-                                   pf_all[esel], pf[flat_all[esel] - np.where(
-                                       y_, stride_v[el_], stride_u[el_])])
+        simple = _simple_crossings(prep, y_, vert_e, xn, yn, pd,
+                                   np.where(y_, fy[pe], fx[pe]),
+                                   pf[flat_e - np.where(y_, stride_v[el_], stride_u[el_])])
         if simple is not None:
             keep_pt, j, stop_e, slit_e, low_e = simple
             line_stop[el_[stop_e]] = True
@@ -364,16 +416,16 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
             line_low[el_[low_e]] = True
             if want_blockers:
                 row = stop_e | slit_e | low_e
-                wsg = prep.wall_seg[j[row]]
+                wsg = np.take(prep.wall_seg, j[row], axis=0)
                 rows.add(el_[row], N_[row], D[el_[row]], wsg[:, 5], REF_WALL, wsg[:, 6],
-                         wsg[:, 7])
-            el_, N_, xn, yn, pd = (a[keep_pt] for a in (el_, N_, xn, yn, pd))
-            esel = esel[keep_pt]
+                         wsg[:, 7], unique=True)
+            el_, N_, xn, yn, pd, y_, vert_e, flat_e = (
+                a[keep_pt] for a in (el_, N_, xn, yn, pd, y_, vert_e, flat_e))
         # Likewise a vertex crossed diagonally with no wall on any of its four
         # edges and no off-grid wall in its four squares: only the squares decide.
-        vx = np.flatnonzero(~is_y[esel] & vert[src[esel]] & (dv[el_] > 0))
+        vx = np.flatnonzero(~y_ & vert_e & (dv[el_] > 0))
         if len(vx):
-            keep_v = _simple_vertices(prep, vx, el_, N_, D, flat_all[esel[vx]],
+            keep_v = _simple_vertices(prep, vx, el_, N_, D, flat_e[vx],
                                       stride_u[el_[vx]], stride_v[el_[vx]], att, tgt, ignore,
                                       rows, line_stop, line_low, want_blockers)
             el_, N_, xn, yn, pd = (a[keep_v] for a in (el_, N_, xn, yn, pd))
@@ -383,36 +435,34 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         near = pf2[gj - 1, gi - 1] | pf2[gj - 1, gi] | pf2[gj, gi - 1] | pf2[gj, gi]
         ok = (near & relevant) > 0
         pts.add(el_[ok], N_[ok], D[el_[ok]], xn[ok], yn[ok], pd[ok], 1)
-    r, c = np.divmod(flat, W2)
-    r -= 1
-    c -= 1
     if any_seam:
         # the other side of a seam: one step back along v
         seam = line_seam[il]
-        rA, cA = np.divmod(flat - np.where(seam, stride_v[il], 0), W2)
-        rA -= 1
-        cA -= 1
-        fA = pfA_all[sel]
-        fB = pf_all[sel]
-        seam_h = seam_v = seam
+        flatA = flat - np.where(seam, stride_v[il], 0)
+        fA = fB.copy()
+        fA[seam] = pf[flatA[seam]]
+        two = seam
     else:
-        seam_h = seam_v = np.zeros(len(il), bool)
-        cA, rA = c, r
-        fA = fB = pf_all[sel]
-    solid_A, solid_B = (fA & 1) > 0, (fB & 1) > 0
-    lowish_A, lowish_B = (fA & 3) > 0, (fB & 3) > 0
-    stop = solid_A & solid_B
-    lowx = ~stop & lowish_A & lowish_B
-    two = seam_h | seam_v
+        flatA = flat
+        fA = fB
+        two = np.zeros(len(il), bool)
+    stop = (fA & fB & 1) > 0
+    lowx = ~stop & ((fA & 3) > 0) & ((fB & 3) > 0)
     line_stop[il[stop]] = True
     line_low[il[lowx]] = True
+    # squares (c, r) after the slots and (cA, rA) across a seam (the same
+    # elsewhere), wanted for blocker rows and free-wall buckets only
+    if want_blockers or len(prep.free):
+        c, r = _cr(flat, W2)
+        cA, rA = _cr(flatA, W2) if any_seam else (c, r)
     if want_blockers:
         tdi = D[il]
-        for sel, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
-            rows.add(il[sel], i_start[sel], tdi[sel], SOLID_K, REF_SQUARE, cc[sel], rr[sel])
-        for sel, cc, rr, ff in ((lowx, cA, rA, fA), (lowx & two, c, r, fB)):
-            sel = sel & ((ff & 3) == 2)
-            rows.add(il[sel], i_start[sel], tdi[sel], LOW_K, REF_SQUARE, cc[sel], rr[sel])
+        for m, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
+            i = np.flatnonzero(m)
+            rows.add(il[i], i_start[i], tdi[i], SOLID_K, REF_SQUARE, cc[i], rr[i], unique=True)
+        for m, cc, rr, ff in ((lowx, cA, rA, fA), (lowx & two, c, r, fB)):
+            i = np.flatnonzero(m & ((ff & 3) == 2))
+            rows.add(il[i], i_start[i], tdi[i], LOW_K, REF_SQUARE, cc[i], rr[i], unique=True)
         # creatures on intervals
         crA = _creatures(prep, cA, rA, att[il], tgt[il], ignore, fA)
         crB = crA if not two.any() else _creatures(prep, c, r, att[il], tgt[il], ignore, fB)
@@ -434,8 +484,10 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
             for orr in (-1, 0):
                 end_cells.append((li, _ceil_div(xn, S * pdd) + oc, _ceil_div(yn, S * pdd) + orr))
     # free walls
-    free_dirs = _free_wall_events(prep, pts, [(il, c, r), (il, cA, rA)] + end_cells,
-                                  px, py, qx, qy, dx, dy, N0, N1, D, start_att, end_att)
+    free_dirs = []
+    if len(prep.free):
+        free_dirs = _free_wall_events(prep, pts, [(il, c, r), (il, cA, rA)] + end_cells,
+                                      px, py, qx, qy, dx, dy, N0, N1, D, start_att, end_att)
 
     ev = pts.merge(D)
     if ev is not None:
@@ -443,9 +495,10 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
                          att, tgt, ignore, line_stop, line_slit, line_low, relevant=relevant)
 
-    line, tn, td, kind, rtype, r0, r1 = rows.arrays()
+    line, tn, td, kind, rtype, r0, r1, shared = rows.arrays()
     done = empty | (ke >= nu + 1)
-    return (line_stop, line_slit, line_low, _finish(prep, D, line, tn, td, kind, rtype, r0, r1),
+    return (line_stop, line_slit, line_low,
+            _finish(prep, D, line, tn, td, kind, rtype, r0, r1, shared),
             done)
 
 
@@ -485,7 +538,8 @@ def _simple_vertices(prep: Prep, vx, el_, N_, D, after, su, sv, att, tgt, ignore
     for i in (2, 3):
         r, c = np.divmod(cells[i], W2)
         for sel, kind in ((stop & solid[i], SOLID_K), (low & ((f[i] & 3) == 2), LOW_K)):
-            rows.add(line[sel], t[sel], D[line[sel]], kind, REF_SQUARE, c[sel] - 1, r[sel] - 1)
+            rows.add(line[sel], t[sel], D[line[sel]], kind, REF_SQUARE, c[sel] - 1, r[sel] - 1,
+                     unique=True)
     has_cre = (f & 4) > 0
     if has_cre.any():
         cre = [_creatures(prep, *_cr(cells[i], W2), att[line], tgt[line], ignore, f[i])
@@ -506,15 +560,16 @@ def _cr(flat, W2):
     return c - 1, r - 1
 
 
-def _simple_crossings(prep: Prep, esel, is_y, vert_e, xn, yn, pd, f_after, f_before):
-    """Settle the simple walled crossings among point candidates ``esel``.
+def _simple_crossings(prep: Prep, is_y, vert_e, xn, yn, pd, f_after, f_before):
+    """Settle the simple walled crossings among point candidates (y-slot or not,
+    at a vertex or not, position, flags of the squares after and before).
 
     Returns None when there are none, else ``(keep, wall, stopped, slit, low)``:
     ``keep`` marks the candidates still needing the general rule, ``wall`` the
     wall segment of each candidate (valid where settled), and the three masks
     what each settled crossing does.
     """
-    crossing = is_y[esel] | ~vert_e
+    crossing = is_y | ~vert_e
     free_near = ((f_after | f_before) & 8) > 0
     cand = np.flatnonzero(crossing & ~free_near)
     if len(cand) == 0:
@@ -531,11 +586,12 @@ def _simple_crossings(prep: Prep, esel, is_y, vert_e, xn, yn, pd, f_after, f_bef
         m = m[ok]
         j[m] = table.single[line[m] * table.nunits + unit[m]]
     has = j >= 0
-    ws = prep.wall_seg[np.maximum(j, 0)]
+    # (np.take gathers rows of a 2-D array several times faster than indexing)
+    ws = np.take(prep.wall_seg, np.maximum(j, 0), axis=0)
     lo = np.where(on_x, np.minimum(ws[:, 1], ws[:, 3]), np.minimum(ws[:, 0], ws[:, 2]))
     hi = np.where(on_x, np.maximum(ws[:, 1], ws[:, 3]), np.maximum(ws[:, 0], ws[:, 2]))
     settled = has & (lo * d < pos) & (pos < hi * d)
-    n = len(esel)
+    n = len(is_y)
     keep = np.ones(n, bool)
     keep[cand[settled]] = False
     wall = np.full(n, -1, np.int64)
@@ -667,7 +723,7 @@ def _free_wall_events(prep: Prep, pts: _Points, cell_lists, px, py, qx, qy, dx, 
         return []
     li = pairs // (len(prep.wall_seg) + 1)
     wj = pairs % (len(prep.wall_seg) + 1)
-    ws = prep.wall_seg[wj]
+    ws = np.take(prep.wall_seg, wj, axis=0)
     Ax, Ay, Bx, By = ws[:, 0], ws[:, 1], ws[:, 2], ws[:, 3]
     Px, Py, ddx, ddy = px[li], py[li], dx[li], dy[li]
     oA = A.cross(ddx, ddy, Ax - Px, Ay - Py)
@@ -797,6 +853,7 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     # squares that can close a side: solid, low, or holding a creature (the
     # stopped-only windows ask about the blocking class alone: solid)
     has = (f & (7 if relevant == 0xFF else 1)) > 0
+    has = np.flatnonzero(has)
     e, cc, rr, f, oc, orr = e[has], cc[has], rr[has], f[has], oc[has], orr[has]
     if len(e):
         egx, egy = gx[e], gy[e]
@@ -824,7 +881,7 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     for we, wj, wx, wy in walls:
         if len(we) == 0:
             continue
-        ws = prep.wall_seg[wj]
+        ws = np.take(prep.wall_seg, wj, axis=0)
         mA, mB = _dir_sides(we, wx, wy, ddx, ddy, arcs, is_special)
         contrib.append((we, ws[:, 4], ws[:, 5], REF_WALL, ws[:, 6], ws[:, 7], mA, mB))
 
@@ -855,9 +912,9 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     deciding = np.select([ccls == BLK, ccls == SLT, ccls == LOWC, ccls == CRE],
                          [stop[ce], slit[ce], low[ce], crea[ce]], False)
     # low pieces also decide a low crossing when the blocking class helps: only low ones kept
-    keep = anyside & deciding
-    rows.add(line[ce[keep]], tn[ce[keep]], td[ce[keep]], ckind[keep], crt[keep],
-             cr0[keep], cr1[keep])
+    keep = np.flatnonzero(anyside & deciding)
+    ek = ce[keep]
+    rows.add(line[ek], tn[ek], td[ek], ckind[keep], crt[keep], cr0[keep], cr1[keep])
 
 
 def _cone_sides(e, full, c1x, c1y, c2x, c2y, ddx, ddy, arcs, is_special):
@@ -941,7 +998,7 @@ def _rect_cone(rects, idx, xn, yn, pd):
     k2y = np.zeros(n, np.int64)
     if len(rects) == 0:
         return k1x, k1y, k2x, k2y
-    rc = rects[np.maximum(idx, 0)]
+    rc = np.take(rects, np.maximum(idx, 0), axis=0)
     onx0 = xn == rc[:, 0] * pd
     onx1 = xn == rc[:, 2] * pd
     ony0 = yn == rc[:, 1] * pd
@@ -1024,13 +1081,14 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
     return e, j, wx, wy
 
 
-def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1):
+def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1, shared):
     """Keep each piece once at its least t; sort by (line, t, kind, ref).
 
     Rows are ordered by an exact integer key: the line, then ``floor(t * D)``
     with ``D`` the line's common denominator (exact for every grid event; a
     point on an off-grid wall between two grid events falls between them), and
-    rows with equal keys by (t, kind, ref).
+    rows with equal keys by (t, kind, ref).  ``shared``: the lines of the rows
+    not added as unique (see :class:`_Rows`).
     """
     if len(line) == 0:
         z = np.zeros(0, np.int64)
@@ -1043,19 +1101,28 @@ def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1):
     if len(odd):
         N[odd] = [a * b // c for a, b, c in zip(tn[odd].tolist(), Dl[odd].tolist(),
                                                   td[odd].tolist())]
-    order = np.argsort((line << 44) + N, kind="stable")
-    # keep the first occurrence, in that order, of each piece of a line (its least t)
-    piece = ((((line * 8 + kind) * 4 + rtype) << 42) + ((r0 + 1) << 21) + (r1 + 1))[order]
-    by_piece = np.argsort(piece, kind="stable")
-    ps = piece[by_piece]
-    dup = np.flatnonzero(ps[1:] == ps[:-1]) + 1
-    if len(dup):
-        keep = np.ones(len(ps), bool)
-        keep[by_piece[dup]] = False
-        order = order[keep]
-    line, t, kind, rtype, r0, r1, N = (a[order] for a in (line, t, kind, rtype, r0, r1, N))
+    key = (line << 44) + N
+    order = np.argsort(key, kind="stable")
+    # keep the first occurrence, in that order, of each piece of a line (its
+    # least t); only lines with rows not added as unique can repeat a piece
+    if len(shared):
+        in_shared = np.zeros(len(D), bool)
+        in_shared[shared] = True
+        cand = np.flatnonzero(in_shared[line[order]])  # positions in order
+        o = order[cand]
+        piece = (((line[o] * 8 + kind[o]) * 4 + rtype[o]) << 42) + ((r0[o] + 1) << 21) + \
+            (r1[o] + 1)
+        by_piece = np.argsort(piece, kind="stable")
+        ps = piece[by_piece]
+        dup = np.flatnonzero(ps[1:] == ps[:-1]) + 1
+        if len(dup):
+            keep = np.ones(len(order), bool)
+            keep[cand[by_piece[dup]]] = False
+            order = order[keep]
+    key, t, kind, rtype, r0, r1 = (a[order] for a in (key, t, kind, rtype, r0, r1))
+    line = key >> 44
     # rows with the same key: by t, then kind, then ref (squares (r, c), walls, creature ids)
-    same = (line[1:] == line[:-1]) & (N[1:] == N[:-1])
+    same = key[1:] == key[:-1]
     if same.any():
         tied = np.zeros(len(line), bool)
         tied[1:] |= same
@@ -1067,7 +1134,24 @@ def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1):
         if len(prep.id_rank):
             cre = rtype[idx] == REF_CREATURE
             k0 = np.where(cre, prep.id_rank[np.clip(r0[idx], 0, len(prep.id_rank) - 1)], k0)
-        sub = idx[np.lexsort((k1, k0, kind[idx], t[idx], line[idx]))]
+        # Tied rows come in runs of one key each.  Usually every row of a run
+        # has the same t (only points on off-grid walls have t off the key)
+        # and the runs of a line have increasing t; then one stable sort of
+        # (run, kind, k0, k1) packed in an int64 does what the lexsort does
+        # (np.lexsort is several times slower).
+        ki = key[idx]
+        new_run = np.concatenate([[True], ki[1:] != ki[:-1]])
+        run = np.cumsum(new_run) - 1
+        starts = np.flatnonzero(new_run)
+        ti, ts, ls = t[idx], t[idx[starts]], line[idx[starts]]
+        lim = (1 << 21) - 1
+        if run[-1] < (1 << 18) and k0.min() >= -1 and k1.min() >= -1 and \
+                k0.max() < lim and k1.max() < lim and (ti == ts[run]).all() and \
+                ((ts[1:] > ts[:-1]) | (ls[1:] != ls[:-1])).all():
+            packed = (((run << 3) + kind[idx]) << 42) + ((k0 + 1) << 21) + (k1 + 1)
+            sub = idx[np.argsort(packed, kind="stable")]
+        else:
+            sub = idx[np.lexsort((k1, k0, kind[idx], t[idx], line[idx]))]
         for a in (line, t, kind, rtype, r0, r1):
             a[idx] = a[sub]
     return line, t, kind, rtype, r0, r1

@@ -74,7 +74,8 @@ class _Frame:
     ``2k`` is grid line ``k``, slice ``2c + 1`` the centre of column ``c``.
     ``lo[i * n + r]`` / ``hi[i * n + r]`` (``n`` squares along the minor
     axis): the run holding unit ``r`` of slice ``i`` (solid squares of the
-    column, or wholly walled unit edges of the grid line), as heights
+    column; unit edges of the grid line walled whole or beside a solid
+    square), as heights
     ``(lo, hi)``; a unit outside any run has ``lo > n`` and ``hi < 0`` so no
     interval fits.
     """

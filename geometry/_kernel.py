@@ -1137,7 +1137,7 @@ def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1, shared):
         # Tied rows come in runs of one key each.  Usually every row of a run
         # has the same t (only points on off-grid walls have t off the key)
         # and the runs of a line have increasing t; then one stable sort of
-        # (run, kind, k0, k1) packed in an int64 does what the lexsort does
+        # (run, kind, ref type, k0, k1) packed in an int64 does what the lexsort does
         # (np.lexsort is several times slower).
         ki = key[idx]
         new_run = np.concatenate([[True], ki[1:] != ki[:-1]])
@@ -1145,13 +1145,17 @@ def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1, shared):
         starts = np.flatnonzero(new_run)
         ti, ts, ls = t[idx], t[idx[starts]], line[idx[starts]]
         lim = (1 << 21) - 1
-        if run[-1] < (1 << 18) and k0.min() >= -1 and k1.min() >= -1 and \
+        # Within a kind, squares come before walls before creatures
+        # (REF_SQUARE < REF_WALL < REF_CREATURE): a low square and a low wall
+        # may tie on t and on (k0, k1).
+        if run[-1] < (1 << 16) and k0.min() >= -1 and k1.min() >= -1 and \
                 k0.max() < lim and k1.max() < lim and (ti == ts[run]).all() and \
                 ((ts[1:] > ts[:-1]) | (ls[1:] != ls[:-1])).all():
-            packed = (((run << 3) + kind[idx]) << 42) + ((k0 + 1) << 21) + (k1 + 1)
+            packed = (((((run << 3) + kind[idx]) << 2) + rtype[idx]) << 42) + \
+                ((k0 + 1) << 21) + (k1 + 1)
             sub = idx[np.argsort(packed, kind="stable")]
         else:
-            sub = idx[np.lexsort((k1, k0, kind[idx], t[idx], line[idx]))]
+            sub = idx[np.lexsort((k1, k0, rtype[idx], kind[idx], t[idx], line[idx]))]
         for a in (line, t, kind, rtype, r0, r1):
             a[idx] = a[sub]
     return line, t, kind, rtype, r0, r1

@@ -426,13 +426,14 @@ def trace_exact(bmap: BattleMap, P: tuple[Fraction, Fraction], Q: tuple[Fraction
 
 
 def blocker_key(b: Blocker) -> tuple:
-    """Sort key of the blocker order: t, kind, then square (r, c) / wall / creature id."""
+    """Sort key of the blocker order: t, kind, then square (r, c) / wall / creature id
+    (within a kind squares before walls before creatures)."""
     if b.square is not None:
-        ref: tuple = (b.square[1], b.square[0])
+        ref: tuple = (0, b.square[1], b.square[0])
     elif b.wall is not None:
-        ref = tuple(b.wall)
+        ref = (1,) + tuple(b.wall)
     else:
-        ref = (b.creature,)
+        ref = (2, b.creature)
     return (b.t, KINDS.index(b.kind)) + ref
 
 

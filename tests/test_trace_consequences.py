@@ -33,7 +33,8 @@ def cr(cid):
 def _order(kind, ref, t):
     reftype, value = ref
     key = (value[1], value[0]) if reftype == "square" else (value if reftype == "wall" else (value,))
-    return (t, KINDS.index(kind)) + tuple(key)
+    # within a kind: squares, then walls, then creatures
+    return (t, KINDS.index(kind), ("square", "wall", "creature").index(reftype)) + tuple(key)
 
 
 def check(tracer, bmap, seg, *, stopped=False, slit=False, low=False, blockers=(), **options):
@@ -53,6 +54,15 @@ def check(tracer, bmap, seg, *, stopped=False, slit=False, low=False, blockers=(
         assert (got.stopped, got.slit, got.low) == (stopped, slit, low), where
         assert [(b.kind, b.ref) for b in got.blockers] == [(k, r) for k, r, _ in want], where
         assert [b.t for b in got.blockers] == pytest.approx([t for *_, t in want], abs=1e-9), where
+
+
+def test_blocker_ties_list_a_square_before_a_wall_of_its_kind(tracer):
+    # the line enters the low square (0, 0) where it crosses the low wall
+    # under it: both at t = 1/2, same kind; the square comes first
+    m = BattleMap.build(4, 4, squares=["=...", "....", "....", "...."],
+                        walls=[{"kind": "low", "points": [[0, 1], [1, 1]]}])
+    check(tracer, m, [0, 2, 1, 0], low=True,
+          blockers=[("low", sq(0, 0), 0.5), ("low", wl(0), 0.5)])
 
 
 # ------------------------------------------------------------ SPEC section 6

@@ -155,13 +155,13 @@ def main(argv: list[str] | None = None) -> int:
     rule_lines = sum(len(mod.plan(bmap, ids[a], ids[b]))
                      for a, b in zip(a_idx[:probe].tolist(), t_idx[:probe].tolist()))
     rule_lines = round(rule_lines * len(a_idx) / max(probe, 1))
-    n_sealed = int(sealed_pairs(bmap, a_idx, t_idx).sum())
     rss0 = _rss_bytes()
     t = time.perf_counter()
     cover, bonus, _, planned, traced, chunks = evaluate_pairs(
         bmap, a_idx, t_idx, rules=RULES, chunk_size=args.chunk, keep_answers=False)
     t_mat = time.perf_counter() - t
     rss_growth = _maxrss_bytes() - rss0
+    n_sealed = int(sealed_pairs(bmap, a_idx, t_idx).sum())
     m_pairs_s = len(a_idx) / t_mat
     m_lines_s = rule_lines / t_mat
     names = COVER_CODES[RULES]

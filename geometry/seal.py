@@ -61,6 +61,8 @@ MAX_LEVEL = 3
 #: A pair with more unproved cells than this at a level is given up (it
 #: most likely has line of effect; the exact search decides).
 MAX_OPEN_CELLS = 16
+#: Pairs proved together (their cells are the arrays of one pass).
+PAIRS_PER_PASS = 2048
 #: Slices tried per cell in one numpy pass.
 WINDOW = 8
 #: The second try, along the other axis, skips pairs needing more starting cells.
@@ -194,6 +196,11 @@ def sealed(bmap: BattleMap, rect_a: np.ndarray, rect_b: np.ndarray) -> np.ndarra
         raise ValueError(f"rect_a and rect_b must have the same shape, not {a.shape} and {b.shape}")
     out = np.zeros(len(a), dtype=bool)
     if not len(a):
+        return out
+    if len(a) > PAIRS_PER_PASS:  # bounded memory, however many pairs
+        for s in range(0, len(a), PAIRS_PER_PASS):
+            out[s:s + PAIRS_PER_PASS] = sealed(bmap, a[s:s + PAIRS_PER_PASS],
+                                               b[s:s + PAIRS_PER_PASS])
         return out
     sp = _seal_prep(bmap)
     gap_x = np.maximum(b[:, 0] - a[:, 2], a[:, 0] - b[:, 2])

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lineoffire.geometry import effect
+from lineoffire.geometry import effect, seal
 from lineoffire.geometry.seal import sealed, sealed_pairs
 from lineoffire.maps import BattleMap
 
@@ -218,3 +218,14 @@ def test_spaces_not_on_whole_squares_and_empty_input():
     assert sealed(m, np.zeros((0, 4)), np.zeros((0, 4))).shape == (0,)
     with pytest.raises(ValueError, match="same shape"):
         sealed(m, [[0, 0, 1, 1]], np.zeros((2, 4)))
+
+
+def test_many_pairs_in_passes_answer_as_one(monkeypatch):
+    rng = np.random.default_rng(5)
+    maps = [m for m in (_grid_map(rng) for _ in range(12)) if m is not None]
+    for m in maps:
+        a, t = _all_pairs(m)
+        whole = sealed_pairs(m, a, t)
+        monkeypatch.setattr(seal, "PAIRS_PER_PASS", 3)
+        assert (sealed_pairs(m, a, t) == whole).all()
+        monkeypatch.undo()

@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", choices=list(SIZES), default="small")
     ap.add_argument("--pairs", type=int, default=None,
                     help="seeded random sample of pairs for the matrix (0: all); default per size")
-    ap.add_argument("--loop-pairs", type=int, default=60,
+    ap.add_argument("--loop-pairs", type=int, default=200,
                     help="pairs for the per-pair resolve loop (first of the sample)")
     ap.add_argument("--baseline-lines", type=int, default=1500,
                     help="lines for the pure-Python traversal")

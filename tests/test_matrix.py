@@ -512,3 +512,70 @@ def _yard_json():
 
 
 YARD_JSON = _yard_json()
+
+
+# ------------------------------------------------- pairs proved cut off
+# Three rooms: walls of solid squares, a wall with a closed door, a slit in
+# the west wall; creatures in every room, a large one among them:
+#
+#     0 1 2 3 4 5 6 7 8 9 10 11
+#   0 A . . # . . . . # . .  .
+#   1 . . . # . B . . # . E  .
+#   2 . . . : . . . . | . .  .     (: a slit on x = 3, | a closed door on x = 8)
+#   3 . G . # . . O O # . .  F
+#   4 . . . # . . O O # . .  .
+#   5 # # # # # # # # # # #  #
+#   6 . . H . . . . . . . J  .
+ROOMS = BattleMap.build(
+    12, 7,
+    squares=["...#....#...", "...#....#...", "............", "...#....#...",
+             "...#....#...", "############", "............"],
+    walls=[{"kind": "slit", "points": [[3, 2], [4, 2]]},
+           {"kind": "wall", "points": [[3, 2], [3, 3]]},
+           {"kind": "door", "points": [[8, 2], [8, 3]]},
+           {"kind": "wall", "points": [[9, 2], [9, 3]]}],
+    creatures=[{"id": "A", "x": 0, "y": 0, "evasion": 12},
+               {"id": "B", "x": 5, "y": 1, "evasion": 11},
+               {"id": "E", "x": 10, "y": 1, "evasion": 13},
+               {"id": "G", "x": 1, "y": 3, "evasion": 10},
+               {"id": "O", "x": 6, "y": 3, "size": "large", "evasion": 9},
+               {"id": "F", "x": 11, "y": 3, "evasion": 12},
+               {"id": "H", "x": 2, "y": 6, "evasion": 14},
+               {"id": "J", "x": 10, "y": 6, "evasion": 15}],
+)
+
+
+@pytest.mark.parametrize("rules, attack", [(r, "ranged") for r in RULESETS] + [("pf1e", "reach")])
+def test_pairs_proved_cut_off_are_not_planned_and_answer_as_resolve(rules, attack, monkeypatch):
+    from lineoffire.geometry import effect
+    from lineoffire.geometry.seal import sealed_pairs
+
+    mod = ruleset(rules)
+    n = len(ROOMS.creatures)
+    a, t = np.array([(i, j) for i in range(n) for j in range(n) if i != j]).T
+    proved = sealed_pairs(ROOMS, a, t)
+    assert proved.sum() >= 20  # the row below the wall is cut off from the rooms
+    planned = []
+    real = mod.plan
+
+    @functools.wraps(real)
+    def spy(bmap, attacker, target, **kw):
+        planned.append((attacker, target))
+        return real(bmap, attacker, target, **kw)
+
+    monkeypatch.setattr(mod, "plan", spy)
+    bare = cover_matrix(ROOMS, rules=rules, attack=attack, keep_answers=False, chunk_size=9)
+    monkeypatch.undo()
+    ids = [c.id for c in ROOMS.creatures]
+    cut = {(ids[i], ids[j]) for i, j, p in zip(a.tolist(), t.tolist(), proved.tolist()) if p}
+    # one pair is planned up front to check the request; no other proved pair
+    assert len(cut & set(planned[1:])) == 0
+    key = BONUS_KEY[rules]
+    for p in bare.to_json()["pairs"]:
+        full = mod.resolve(ROOMS, p["attacker"], p["target"], attack=attack)
+        assert (p["cover"], p[key]) == (full["cover"], full[key]), p
+        if (p["attacker"], p["target"]) in cut:
+            assert full["cover"] == "total"
+            # and the exact search, without the proof, agrees
+            pair = (ROOMS.creature_index(p["attacker"]), ROOMS.creature_index(p["target"]))
+            assert effect._search(ROOMS, [pair], exact=True)[0] is None

@@ -166,7 +166,8 @@ def sealed(bmap: BattleMap, rect_a: np.ndarray, rect_b: np.ndarray) -> np.ndarra
     ----------
     bmap : BattleMap
     rect_a, rect_b : array_like, shape (N, 4)
-        Closed spaces ``[x0, y0, x1, y1]`` in squares, on whole squares.
+        Closed spaces ``[x0, y0, x1, y1]`` in squares, on whole squares
+        inside the map (other rows are never proved).
 
     Returns
     -------
@@ -205,7 +206,12 @@ def sealed(bmap: BattleMap, rect_a: np.ndarray, rect_b: np.ndarray) -> np.ndarra
     sp = _seal_prep(bmap)
     gap_x = np.maximum(b[:, 0] - a[:, 2], a[:, 0] - b[:, 2])
     gap_y = np.maximum(b[:, 1] - a[:, 3], a[:, 1] - b[:, 3])
-    whole = (np.floor(a) == a).all(axis=1) & (np.floor(b) == b).all(axis=1)
+    # spaces on whole squares inside the map (anything else: not proved)
+    w, h = sp.size
+    whole = np.ones(len(a), dtype=bool)
+    for r in (a, b):
+        whole &= (np.floor(r) == r).all(axis=1) & (r[:, 0] >= 0) & (r[:, 1] >= 0) & \
+            (r[:, 2] <= w) & (r[:, 3] <= h) & (r[:, 0] < r[:, 2]) & (r[:, 1] < r[:, 3])
     # first along the axis of the larger gap, then the other one if apart along it too
     for second in (False, True):
         for axis, frame in enumerate(sp.frames):

@@ -216,6 +216,9 @@ def test_spaces_not_on_whole_squares_and_empty_input():
     # along the map's border a line grazes the solid squares: not sealed
     assert sealed(m, [[0, 0, 1, 1]], [[4, 0, 5, 1]]).tolist() == [False]
     assert sealed(m, np.zeros((0, 4)), np.zeros((0, 4))).shape == (0,)
+    # off the map, empty or not finite: never proved
+    for bad in ([-1, 1, 0, 2], [0, 1, 1, 2.5], [4, 1, 6, 2], [0, 1, 0, 2], [np.nan, 1, 1, 2]):
+        assert sealed(m, [bad], [[4, 1, 5, 2]]).tolist() == [False], bad
     with pytest.raises(ValueError, match="same shape"):
         sealed(m, [[0, 0, 1, 1]], np.zeros((2, 4)))
 

@@ -1,7 +1,11 @@
 """All-pairs cover: every attacker against every target, traced in bulk.
 
 :func:`cover_matrix` enumerates the ordered pairs (attacker != target) within
-range, asks the ruleset for the lines of a *chunk* of pairs at once
+range.  When only cover codes are kept (not full answers), the pairs that
+:func:`lineoffire.geometry.seal.sealed` proves cut off (no line of effect:
+total cover in every ruleset, null bonus) are answered at once, with no
+line drawn; in a dungeon that is most pairs.  For the others it asks the
+ruleset for the lines of a *chunk* of pairs at once
 (``plan``), traces all their lines in **one** call of
 :func:`lineoffire.geometry.trace` (identical lines with the same attachment
 are traced once), and lets the ruleset decide each pair from its slice of

@@ -164,7 +164,7 @@ def effect_witness(bmap: BattleMap, attacker: Creature | str | int | None,
 
 def line_of_effect_many(bmap: BattleMap,
                         pairs: Iterable[tuple[Creature | str | int, Creature | str | int]],
-                        *, drawn_stopped: bool = False) -> np.ndarray:
+                        *, drawn_stopped: bool = False, prove: bool = True) -> np.ndarray:
     """Line of effect for many ``(attacker, target)`` pairs (indices, ids or creatures).
 
     The fast-accept lines of every pair are traced in one call, then the
@@ -180,6 +180,10 @@ def line_of_effect_many(bmap: BattleMap,
         Every pair's corner-to-corner lines were traced by the caller and
         none proved line of effect: skip the fast accept and run the exact
         search for all pairs at once (same answers).
+    prove : bool
+        Try the cheap proof of :mod:`.seal` before the exact search (same
+        answers); a caller that has just tried it on these pairs passes
+        False.
 
     Returns
     -------
@@ -204,6 +208,7 @@ def line_of_effect_many(bmap: BattleMap,
     [False, False]
     """
     _check_flag(drawn_stopped, "drawn_stopped")
+    _check_flag(prove, "prove")
     idx: list[tuple[int, int]] = []
     for n, pair in enumerate(pairs):
         try:
@@ -225,7 +230,7 @@ def line_of_effect_many(bmap: BattleMap,
     if not drawn_stopped:
         out[:] = [w is not None for w in _search(bmap, idx, exact=False)]
         todo = np.flatnonzero(~out)
-    if len(todo):
+    if len(todo) and prove:
         who = np.array(idx, dtype=np.int64)[todo]
         todo = todo[~sealed_pairs(bmap, who[:, 0], who[:, 1])]
     if len(todo):

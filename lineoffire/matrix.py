@@ -405,7 +405,8 @@ def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _known_line_of_effect(bmap: BattleMap, mod: Any, plans: Sequence[Any],
-                          traces: list[list[LineTrace]]) -> list[bool | None] | None:
+                          traces: list[list[LineTrace]], *, tried_proof: bool = False
+                          ) -> list[bool | None] | None:
     """Line of effect of the chunk's pairs that need the exact search, found in
     batched searches, when the ruleset's ``decide`` takes it as
     ``line_of_effect=`` (else None: ``decide`` searches pair by pair).
@@ -413,7 +414,9 @@ def _known_line_of_effect(bmap: BattleMap, mod: Any, plans: Sequence[Any],
     The ruleset's ``effect_search(bmap, plan, traces)`` names the pairs
     ``decide`` would search for (no drawn line proves line of effect) and
     whether their drawn lines were every corner-to-corner line (then the
-    search skips tracing them again).  Line of effect is symmetric, so
+    search skips tracing them again).  ``tried_proof``: the chunk's pairs
+    were just tried by the cheap proof of :mod:`lineoffire.geometry.seal`,
+    so the search skips it.  Line of effect is symmetric, so
     ``(a, t)`` and ``(t, a)`` are searched once.  Per pair: a bool, or None
     where no search is needed.
     """
@@ -433,7 +436,8 @@ def _known_line_of_effect(bmap: BattleMap, mod: Any, plans: Sequence[Any],
     found: dict[tuple[int, int, bool], bool] = {}
     for drawn_stopped, keys in groups.items():
         order = sorted(keys)
-        answers = line_of_effect_many(bmap, order, drawn_stopped=drawn_stopped).tolist()
+        answers = line_of_effect_many(bmap, order, drawn_stopped=drawn_stopped,
+                                      prove=not tried_proof).tolist()
         found.update({(a, t, drawn_stopped): v for (a, t), v in zip(order, answers)})
     return [None if w is None else found[(min(w[0], w[1]), max(w[0], w[1]), bool(w[2]))]
             for w in wanted]
@@ -463,14 +467,16 @@ def _run_chunk(bmap: BattleMap, rules: str, ids: Sequence[str], a_idx: np.ndarra
     # Pairs proved cut off (no line of effect, so total cover in every
     # ruleset, with a null bonus) need no lines when only codes are kept.
     rest = np.arange(len(a_idx))
-    if not keep_answers and attack != "melee":
+    tried_proof = not keep_answers and attack != "melee"
+    if tried_proof:
         cut = sealed_pairs(bmap, a_idx, t_idx)
         codes[cut], bonus[cut] = names["total"], -1
         rest = np.flatnonzero(~cut)
     pairs = list(zip(a_idx[rest].tolist(), t_idx[rest].tolist()))
     plans = [mod.plan(bmap, ids[a], ids[t], attack=attack, options=options) for a, t in pairs]
     traces, planned, traced = _trace_plans(bmap, plans)
-    known = _known_line_of_effect(bmap, mod, plans, traces)
+    # the pairs left were just tried by the proof: the search need not again
+    known = _known_line_of_effect(bmap, mod, plans, traces, tried_proof=tried_proof)
     answers: list | None = [] if keep_answers else None
     # Without kept answers only the cover and the bonus are read: a ruleset
     # that can leave out the costly parts of its answer (``summary``) does.

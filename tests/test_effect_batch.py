@@ -474,3 +474,13 @@ def test_line_of_effect_answers_and_witnesses_unchanged():
                 assert w is None
             seen[answer] += 1
     assert seen[True] >= 20 and seen[False] >= 20
+
+
+def test_without_the_proof_the_answers_are_the_same():
+    for m in _maps(23, 12):
+        pairs = _ordered_pairs(m)
+        for drawn in (False, True):
+            assert (line_of_effect_many(m, pairs, drawn_stopped=drawn, prove=False)
+                    == line_of_effect_many(m, pairs, drawn_stopped=drawn)).all()
+    with pytest.raises(TypeError, match="prove must be True or False"):
+        line_of_effect_many(m, pairs, prove=1)

@@ -8,32 +8,35 @@ Coordinates are int64 in units of 1/1024 square.  For one chunk of lines:
    at most 1 a column holds one or two squares, so each column gives two
    *slots*: the u-crossing entering it and the v-crossing inside it, if any.
    The valid slots, in slot order, are the line's crossings in parameter
-   order: no ranks, no sorting.  Rows come from one integer division per
-   column (``v * du`` is a per-line linear form in the column index), and
+   order: no ranks, no sorting.  Rows come from one division per column
+   (``v * du`` is a per-line linear form in the column index, made as a
+   running sum), done in float64 where a bound proves its floor exact, and
    each slot's square is a flat index into a padded byte grid of packed
    flags (solid, low, creature, off-grid wall, four walled edges).  Only a
    few passes run over all columns (rows, flat indices, the two flag
-   gathers); a slot is then named by its column and x/y, and only slots
-   whose square has flags get further arrays.  All parameters of a line are
-   integers over one denominator ``D = |dx| * |dy|`` (zeros read as 1), so
-   they compare exactly.
+   gathers, the candidate points); a slot is then named by its column and
+   x/y, and only slots whose square has flags get further arrays.  All
+   parameters of a line are integers over one denominator
+   ``D = |dx| * |dy|`` (zeros read as 1), so they compare exactly.
 2. **Stretches.**  On an open stretch between crossings the line lies in one
    square's open interior, or runs along a grid line between two squares (a
    seam); the gathered flags decide it at once.
 3. **Points.**  Only some points can add anything: vertices the line passes
    through, crossings of walled grid edges, the attached ends, and points on
    off-grid ("free") walls, found through per-square buckets and intersected
-   exactly with Python integers.  The common cases are settled directly: a
-   crossing of an edge whose one wall runs on past the point both ways, and
-   a vertex crossed diagonally with no wall on its edges (only its four
-   squares decide).  The rest are merged by exact parameter and get the full
-   two-sided rule: every square, creature and wall direction at the point is
-   tested against the two sides (half-planes, or at attached ends the
-   angular arcs) with the exact predicates of :mod:`._arcs`.
+   exactly with Python integers.  The common cases are settled directly,
+   without their positions: a crossing of an edge whose one wall runs on
+   past the point both ways, and a vertex crossed diagonally, or along a
+   seam, with no wall at it (only its four squares decide).  The rest are
+   merged by exact parameter and get the full two-sided rule: every
+   square, creature and wall direction at the point is tested against the
+   two sides (half-planes, or at attached ends the angular arcs) with the
+   exact predicates of :mod:`._arcs`.
 4. **Blockers.**  Each piece is kept once at its least parameter and sorted
-   by (t, kind, ref).  Most rows (squares a stretch enters, simple walled
-   crossings, side squares of simple vertices) cannot repeat a piece, so
-   only lines with other rows are searched for repeats.
+   by (t, kind, ref), through an exact integer key made with each row.  Most
+   rows (squares a stretch enters, simple walled crossings, side squares of
+   diagonal simple vertices) cannot repeat a piece, so only lines with other
+   rows are searched for repeats.
 
 Modes: ``blockers=False`` skips the blocker rows; ``stopped_only=True``
 traces a window of columns of every line at a time and drops each line at
@@ -61,6 +64,9 @@ from .types import (
 )
 
 CHUNK = 4096
+# Lines per chunk in the stopped-only mode: its windows hold a few columns of
+# each line, so bigger chunks cost little memory and save per-call overhead.
+STOPPED_CHUNK = 16384
 
 # point-event types
 INTERIOR, START, END, TOUCH = 0, 1, 2, 3
@@ -71,8 +77,13 @@ def _ceil_div(a, b):
 
 
 class _Rows:
-    """Accumulates blocker rows: line, t numerator, t denominator, kind, ref
-    (kind and ref type as int8).
+    """Accumulates blocker rows: sort key, t, kind, ref type, ref0, ref1 (kind
+    and ref type as int8).
+
+    A row's key is ``(line << 44) + floor(t * D)`` with ``D`` its line's
+    common denominator, exact for every grid event (see :func:`_finish`);
+    rows at ``N / D`` get the key and ``t`` at once, without a division by an
+    arbitrary denominator.
 
     Rows added with ``unique=True`` list pieces that no other row of their
     line lists (each square a stretch enters, each grid wall crossed at one
@@ -81,39 +92,71 @@ class _Rows:
     looks for repeated pieces only in lines that have other rows.
     """
 
-    def __init__(self, keep: bool = True):
+    def __init__(self, D, keep: bool = True):
+        self.D = D
         self.parts: list[tuple[np.ndarray, ...]] = []
         self.shared: list[np.ndarray] = []
         self.keep = keep
 
-    def add(self, line, tn, td, kind, rtype, r0, r1, unique=False):
-        n = len(line)
-        if n == 0 or not self.keep:
+    def add(self, line, N, kind, rtype, r0, r1, unique=False):
+        """Rows of lines ``line`` at t = N / D."""
+        if len(line) == 0 or not self.keep:
             return
-        b = np.broadcast_to
-        line = np.asarray(line, np.int64)
-        self.parts.append((
-            line, b(np.asarray(tn, np.int64), (n,)),
-            b(np.asarray(td, np.int64), (n,)), b(np.asarray(kind, np.int8), (n,)),
-            b(np.asarray(rtype, np.int8), (n,)), b(np.asarray(r0, np.int64), (n,)),
-            b(np.asarray(r1, np.int64), (n,)),
-        ))
+        self.add_keyed((line << 44) + N, N / self.D[line], kind, rtype, r0, r1, unique, line)
+
+    def add_frac(self, line, tn, td, kind, rtype, r0, r1):
+        """Rows at t = tn / td (reduced; td divides D except at points on
+        off-grid walls, whose keys are floored with Python integers)."""
+        if len(line) == 0 or not self.keep:
+            return
+        Dl = self.D[line]
+        scale, rem = np.divmod(Dl, td)
+        N = tn * scale
+        odd = np.flatnonzero(rem != 0)
+        if len(odd):
+            N[odd] = [a * b // c for a, b, c in zip(tn[odd].tolist(), Dl[odd].tolist(),
+                                                      td[odd].tolist())]
+        self.add_keyed((line << 44) + N, tn / td, kind, rtype, r0, r1, False, line)
+
+    def add_keyed(self, key, t, kind, rtype, r0, r1, unique=False, line=None):
+        """Rows with their keys and t already made (``line`` needed unless
+        unique); the other columns may be scalars."""
+        if len(key) == 0 or not self.keep:
+            return
+        self.parts.append((key, t, kind, rtype, r0, r1))
         if not unique:
             self.shared.append(line)
 
     def arrays(self):
-        """The seven row columns, and the lines of the rows not added as unique."""
+        """The six row columns, and the lines of the rows not added as unique."""
         if not self.parts:
             z = np.zeros(0, np.int64)
-            return [z, z, z, z.astype(np.int8), z.astype(np.int8), z, z, z]
-        cols = [np.concatenate([p[k] for p in self.parts]) for k in range(7)]
+            return [z, np.zeros(0), z.astype(np.int8), z.astype(np.int8), z, z, z]
+        key = np.concatenate([p[0] for p in self.parts])
+        t = np.concatenate([p[1] for p in self.parts])
+        cols = _fill_cols([p[2:] for p in self.parts], [len(p[0]) for p in self.parts],
+                          [np.int8, np.int8, np.int64, np.int64])
         shared = np.concatenate(self.shared) if self.shared else np.zeros(0, np.int64)
-        return cols + [shared]
+        return [key, t] + cols + [shared]
+
+
+def _fill_cols(parts, lengths, dtypes):
+    """The columns of ``parts`` (tuples of arrays or scalars, part i of
+    ``lengths[i]`` rows) stacked, as arrays of ``dtypes``.  (Filling slices is
+    cheaper than np.broadcast_to and np.concatenate for many small parts.)"""
+    n = sum(lengths)
+    cols = [np.empty(n, d) for d in dtypes]
+    a = 0
+    for p, m in zip(parts, lengths):
+        for col, v in zip(cols, p):
+            col[a:a + m] = v
+        a += m
+    return cols
 
 
 def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.ndarray, *,
                 ignore_dead: bool = False, ignore_prone: bool = False,
-                chunk: int = CHUNK, blockers: bool = True,
+                chunk: int | None = None, blockers: bool = True,
                 stopped_only: bool = False, window: int = 12) -> TraceBatch:
     """Trace ``units`` (N x 4 int64, 1/1024 squares) and return a TraceBatch.
 
@@ -121,11 +164,14 @@ def trace_units(bmap: BattleMap, units: np.ndarray, att: np.ndarray, tgt: np.nda
     computed and every blocker list is empty.  With ``stopped_only=True``
     only ``stopped`` is computed (``slit`` and ``low`` are left False), and
     lines are traced ``window`` columns at a time, each line dropping out at
-    the first window where it is stopped.
+    the first window where it is stopped.  ``chunk``: lines traced together
+    (default ``CHUNK``, or ``STOPPED_CHUNK`` in the stopped-only mode).
     """
     if stopped_only:
         return _stopped_only(bmap, units, att, tgt, ignore_dead=ignore_dead,
-                             ignore_prone=ignore_prone, chunk=chunk, window=window)
+                             ignore_prone=ignore_prone, window=window,
+                             chunk=STOPPED_CHUNK if chunk is None else chunk)
+    chunk = CHUNK if chunk is None else chunk
     prep = prep_for(bmap)
     ignore = np.zeros(max(len(bmap.creatures), 1), dtype=bool)
     if ignore_dead:
@@ -241,7 +287,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     # the line's events in parameter order, no sorting needed; the interval
     # after each slot is its square.  Arrays over all points are few and
     # cheap; a slot gets arrays of its own only when its square has flags.
-    rows = _Rows(want_blockers)
+    rows = _Rows(D, want_blockers)
     line_stop = np.zeros(n, bool)
     line_slit = np.zeros(n, bool)
     line_low = np.zeros(n, bool)
@@ -269,24 +315,27 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     np.cumsum(M, out=moff[1:])
     total = int(moff[-1])
     el = np.repeat(np.arange(n), M)  # the line of each point
-    k = np.arange(total) - np.repeat(moff[:-1] - ka, M)
-    # v * du at u-grid line U = (fu + k) S is A + k B, per line constants
+    has = M > 0
+    hl = np.flatnonzero(has)
+    start = moff[:-1]  # where each line's points begin (at k = ka)
+    k0 = start - ka  # point p of line l has k = p - k0[l]
+    # v * du at u-grid line U = (fu + k) S is A + k B, per line constants.
+    # Per-line linear forms in k are running sums of their slope, restarted at
+    # each line's first point (int64 sums wrap, but every value they end at is
+    # exact): one repeat and one cumsum, no array of k.
     A_ = pv * du + (fu * S - pu) * dv
     B_ = S * dv
-    Vn = k * np.repeat(B_, M)
-    Vn += np.repeat(A_, M)
+    Vn = _linear_runs(A_, B_, M, ka, ke, start, hl)
     # the end points P (k = 0) and Q (k = nu + 1) are not on u-grid lines
-    has = M > 0
     at_p = has & (ka == 0)
-    first_pos = moff[:-1][at_p]
+    first_pos = start[at_p]
     Vn[first_pos] = (pv * du)[at_p]
     lastq = has & (ke == nu + 1)
     Vn[moff[1:][lastq] - 1] = (qv * du)[lastq]
     last_pos = moff[1:][has] - 1  # the window's last point has no slots of its own
-    sdu = np.repeat(S * du, M)
-    ra = Vn // sdu  # row of the square after the point
-    vert = Vn == ra * sdu
-    del sdu
+    # the row of the square after each point, floor(Vn / (S du)), and whether
+    # the point is a vertex (the quotient is whole)
+    ra, vert = _floor_div_runs(Vn, S * du, M, np.maximum(np.abs(pv), np.abs(qv)), hl)
     # column k has a y-slot iff the row before point k + 1 exceeds the row after
     # point k (before a vertex crossed diagonally, the row before is ra - 1)
     rb = ra - (vert & np.repeat(dv > 0, M))
@@ -304,9 +353,8 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     stride_v = np.where(steep, 1, W2) * cv_o
     base = W2 + 1 + np.where(cu_o < 0, -1, 0) * np.where(steep, W2, 1) + \
         np.where(cv_o < 0, -1, 0) * np.where(steep, 1, W2)
+    flat_el = _linear_runs(base + stride_u * fu, stride_u, M, ka, ke, start, hl)
     sv_el = np.repeat(stride_v, M)
-    flat_el = k * np.repeat(stride_u, M)
-    flat_el += np.repeat(base + stride_u * fu, M)
     flat_el += ra * sv_el
     pf = prep.pflags.ravel()
     # packed flags of the squares after the x-slots (fx) and the y-slots (fy),
@@ -317,23 +365,26 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     sv_el += flat_el
     fy = np.take(pf, sv_el, mode="clip")
     fy *= has_y
-    del sv_el
+    # (sv_el stays: the flat indices of the y-slots' squares)
 
-    def slot_flat(p, y, li):
-        """Flat index of the square after slots (point ``p``, ``y``) of lines ``li``."""
-        return flat_el[p] + stride_v[li] * y
+    # Parameter numerators over D, from per-line constants: the x-slot of
+    # point p (k = p - k0 > 0) is at ((fu + k) S - pu) dvp = X0 + p XS, the
+    # y-slot of point p at ((ra + 1) S - pv) du = ra YS + Y1 (int64 wraps;
+    # the values are exact, as when computed term by term).
+    XS = S * dvp
+    X0 = (fu * S - pu) * dvp - k0 * XS
+    YS = S * du
+    Y1 = YS - pv * du
 
-    def numerators(p_x, p_y):
-        """Parameter numerators over D of the x-slots of points ``p_x`` (0 at
-        P), then of the y-slots of points ``p_y``; and the v-grid line of each
-        (0 for the x-slots)."""
-        lx, ly = el[p_x], el[p_y]
-        kx = k[p_x]
-        nx = ((fu[lx] + kx) * S - pu[lx]) * dvp[lx]
-        nx[kx == 0] = 0
-        vy = np.zeros(len(p_x) + len(p_y), np.int64)
-        vy[len(p_x):] = (ra[p_y] + 1) * S
-        return np.concatenate([nx, (vy[len(p_x):] - pv[ly]) * du[ly]]), vy
+    def x_numerators(p, li):
+        """Numerators of the x-slots of points ``p`` of lines ``li`` (0 at P)."""
+        N = X0[li] + p * XS[li]
+        N[p == k0[li]] = 0
+        return N
+
+    def y_numerators(p, li):
+        """Numerators of the y-slots of points ``p`` of lines ``li``."""
+        return ra[p] * YS[li] + Y1[li]
 
     # Stretches that can add anything: the square after the slot is solid,
     # low, holds a creature or meets a free wall; on a seam also the square
@@ -350,85 +401,110 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     selx = np.flatnonzero(hx)
     sely = np.flatnonzero((fy & 15) != 0)
     del hx
-    # (stretch order does not matter: rows are sorted exactly in _finish)
-    sp_ = np.concatenate([selx, sely])
-    sy_ = np.zeros(len(sp_), np.int64)
-    sy_[len(selx):] = 1
-    il = el[sp_]
+    # the stretches after the x-slots selx, then after the y-slots sely (their
+    # order does not matter: rows are sorted exactly in _finish): line, flags
+    # and flat index of the square, and (if wanted) the start parameter
+    lx, ly = el[selx], el[sely]
+    il = np.concatenate([lx, ly])
     fB = np.concatenate([fx[selx], fy[sely]])
+    flat = np.concatenate([flat_el[selx], sv_el[sely]])
     attached = bool((start_att | end_att).any())
+    # the stretches' parameters are needed only for blocker rows and attached ends
+    i_start = np.concatenate([x_numerators(selx, lx), y_numerators(sely, ly)]) \
+        if want_blockers or attached else None
     if attached:
-        i_start = numerators(selx, sely)[0]
         inside = (i_start >= N0[il]) & (i_start < N1[il])
-        sp_, sy_, il, fB, i_start = (a[inside] for a in (sp_, sy_, il, fB, i_start))
-    else:
-        # the stretches' parameters are needed only for blocker rows
-        i_start = numerators(selx, sely)[0] if want_blockers else None
-    flat = slot_flat(sp_, sy_, il)
+        il, fB, flat, i_start = (a[inside] for a in (il, fB, flat, i_start))
 
     # Points that need the two-sided rule: crossings of walled grid edges
     # (the entry edge bit of the square after the slot) and vertices, not at
     # P, and strictly inside the traced part.
     entry_bit_x = np.where(steep, np.where(sy > 0, 64, 128), np.where(sx > 0, 16, 32))
     entry_bit_y = np.where(steep, np.where(sx > 0, 16, 32), np.where(sy > 0, 64, 128))
-    wx = np.flatnonzero(fx > 15)  # some edge bit (4-7) set
-    wx = wx[(fx[wx] & entry_bit_x[el[wx]]) > 0]
-    wy = np.flatnonzero(fy > 15)
-    wy = wy[(fy[wy] & entry_bit_y[el[wy]]) > 0]
-    cand = vert.copy()
-    cand[wx] = True
+    cand = (fx & np.repeat(entry_bit_x.astype(np.uint8), M)) != 0
+    cand |= vert
     cand[first_pos] = False
     cand[last_pos] = False
     cx = np.flatnonzero(cand)
     del cand
+    wy = np.flatnonzero((fy & np.repeat(entry_bit_y.astype(np.uint8), M)) != 0)
     pe = np.concatenate([cx, wy])
-    ye = np.zeros(len(pe), np.int64)
-    ye[len(cx):] = 1
-    el_ = el[pe]
-    N_, Vy_ = numerators(cx, wy)
+    ye = np.zeros(len(pe), bool)
+    ye[len(cx):] = True
+    lcx, lwy = el[cx], el[wy]
+    el_ = np.concatenate([lcx, lwy])
+    N_ = np.concatenate([x_numerators(cx, lcx), y_numerators(wy, lwy)])
+    flat_e = np.concatenate([flat_el[cx], sv_el[wy]])  # the square after each
     if attached:
         inside = (N_ > N0[el_]) & (N_ < N1[el_])
-        pe, ye, el_, N_, Vy_ = (a[inside] for a in (pe, ye, el_, N_, Vy_))
+        pe, ye, el_, N_, flat_e = (a[inside] for a in (pe, ye, el_, N_, flat_e))
+
+    def position(i):
+        """Exact positions (xn, yn) / pd of the candidates ``i``."""
+        p, li, y = pe[i], el_[i], ye[i]
+        pd = np.where(y, dvp[li], du[li])
+        Vy = (ra[p] + 1) * S  # a y-slot's v-grid line
+        # in the frame: (u, v) = (un, vn) / pd
+        un = np.where(y, pu[li] * dv[li] + (Vy - pv[li]) * du[li],
+                      (fu[li] + p - k0[li]) * S * du[li])
+        vn = np.where(y, Vy * dv[li], Vn[p])
+        st = steep[li]
+        return sx[li] * np.where(st, vn, un), sy[li] * np.where(st, un, vn), pd
+
     pts = _Points()
     if len(pe):
-        y_ = ye > 0
-        # exact position in the frame: (u, v) = (un, vn) / pd
-        pd = np.where(y_, dvp[el_], du[el_])
-        Ux = (fu[el_] + k[pe]) * S
-        un = np.where(y_, pu[el_] * dv[el_] + (Vy_ - pv[el_]) * du[el_], Ux * du[el_])
-        vn = np.where(y_, Vy_ * dv[el_], Vn[pe])
-        st = steep[el_]
-        xn = sx[el_] * np.where(st, vn, un)
-        yn = sy[el_] * np.where(st, un, vn)
-        flat_e = slot_flat(pe, ye, el_)
         vert_e = vert[pe]
+        keep = np.ones(len(pe), bool)
         # The common case needs no general point: a crossing (not a vertex) of a
         # grid edge carrying exactly one wall that runs on past the point both
         # ways, with no off-grid wall in the two squares.  That wall closes
         # both sides; the squares either side close both sides only if solid.
-        simple = _simple_crossings(prep, y_, vert_e, xn, yn, pd,
-                                   np.where(y_, fy[pe], fx[pe]),
-                                   pf[flat_e - np.where(y_, stride_v[el_], stride_u[el_])])
-        if simple is not None:
-            keep_pt, j, stop_e, slit_e, low_e = simple
-            line_stop[el_[stop_e]] = True
-            line_slit[el_[slit_e]] = True
-            line_low[el_[low_e]] = True
+        ci = np.flatnonzero(ye | ~vert_e)  # the crossings (not vertices)
+        yc, lc, fc = ye[ci], el_[ci], flat_e[ci]
+        f_after = np.where(yc, fy[pe[ci]], fx[pe[ci]])
+        f_before = pf[fc - np.where(yc, stride_v[lc], stride_u[lc])]
+        ok = np.flatnonzero(((f_after | f_before) & 8) == 0)
+        if len(ok):
+            ci, yc, lc, fc, f_after, f_before = (
+                a[ok] for a in (ci, yc, lc, fc, f_after, f_before))
+            # the crossing lies on the edge the line enters the square after
+            # through: on a vertical grid line, the left edge of square (c, r)
+            # (line c, unit edge r) or, moving towards -x, its right edge
+            # (line c + 1); likewise on a horizontal one
+            on_x = yc == steep[lc]
+            c, r = _cr(fc, W2)
+            gline = np.where(on_x, c + (sx[lc] < 0), r + (sy[lc] < 0))
+            unit = np.where(on_x, r, c)
+            si, j, stop_e, slit_e, low_e = _simple_crossings(
+                prep, on_x, gline, unit, f_after, f_before, lambda i: position(ci[i]))
+            ls = lc[si]
+            line_stop[ls[stop_e]] = True
+            line_slit[ls[slit_e]] = True
+            line_low[ls[low_e]] = True
             if want_blockers:
-                row = stop_e | slit_e | low_e
+                row = np.flatnonzero(stop_e | slit_e | low_e)
                 wsg = np.take(prep.wall_seg, j[row], axis=0)
-                rows.add(el_[row], N_[row], D[el_[row]], wsg[:, 5], REF_WALL, wsg[:, 6],
-                         wsg[:, 7], unique=True)
-            el_, N_, xn, yn, pd, y_, vert_e, flat_e = (
-                a[keep_pt] for a in (el_, N_, xn, yn, pd, y_, vert_e, flat_e))
+                rows.add(ls[row], N_[ci[si[row]]], wsg[:, 5], REF_WALL, wsg[:, 6], wsg[:, 7],
+                         unique=True)
+            keep[ci[si]] = False
         # Likewise a vertex crossed diagonally with no wall on any of its four
-        # edges and no off-grid wall in its four squares: only the squares decide.
-        vx = np.flatnonzero(~y_ & vert_e & (dv[el_] > 0))
-        if len(vx):
-            keep_v = _simple_vertices(prep, vx, el_, N_, D, flat_e[vx],
-                                      stride_u[el_[vx]], stride_v[el_[vx]], att, tgt, ignore,
-                                      rows, line_stop, line_low, want_blockers)
-            el_, N_, xn, yn, pd = (a[keep_v] for a in (el_, N_, xn, yn, pd))
+        # edges and no off-grid wall in its four squares: only the squares
+        # decide; and the same on a seam line, with no wall across the line.
+        vxe = ~ye & vert_e
+        diag = dv[el_] > 0
+        for vx, seam_line in ((np.flatnonzero(vxe & diag), False),
+                              (np.flatnonzero(vxe & ~diag), True)):
+            if len(vx):
+                lv = el_[vx]
+                entry = entry_bit_x[lv] if seam_line else (entry_bit_x | entry_bit_y)[lv]
+                settle = _simple_seam_vertices if seam_line else _simple_vertices
+                keep[vx[settle(prep, lv, N_[vx], flat_e[vx], stride_u[lv], stride_v[lv],
+                               entry, att, tgt, ignore, rows, line_stop, line_low,
+                               want_blockers)]] = False
+        # the rest get the general rule, at their exact positions
+        rest = np.flatnonzero(keep)
+        xn, yn, pd = position(rest)
+        el_, N_ = el_[rest], N_[rest]
         # a point with nothing in or on the squares around it cannot close the line
         gi, gj = xn // (S * pd) + 1, yn // (S * pd) + 1
         pf2 = prep.pflags
@@ -437,13 +513,12 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         pts.add(el_[ok], N_[ok], D[el_[ok]], xn[ok], yn[ok], pd[ok], 1)
     if any_seam:
         # the other side of a seam: one step back along v
-        seam = line_seam[il]
-        flatA = flat - np.where(seam, stride_v[il], 0)
+        two = line_seam[il]
+        on_seam = np.flatnonzero(two)
+        flat_across = flat[on_seam] - stride_v[il[on_seam]]
         fA = fB.copy()
-        fA[seam] = pf[flatA[seam]]
-        two = seam
+        fA[on_seam] = pf[flat_across]
     else:
-        flatA = flat
         fA = fB
         two = np.zeros(len(il), bool)
     stop = (fA & fB & 1) > 0
@@ -454,23 +529,34 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     # elsewhere), wanted for blocker rows and free-wall buckets only
     if want_blockers or len(prep.free):
         c, r = _cr(flat, W2)
-        cA, rA = _cr(flatA, W2) if any_seam else (c, r)
+        cA, rA = c, r
+        if any_seam:
+            cA, rA = c.copy(), r.copy()
+            cA[on_seam], rA[on_seam] = _cr(flat_across, W2)
     if want_blockers:
-        tdi = D[il]
+        # keys and t of every stretch at once; its rows take subsets
+        skey = (il << 44) + i_start
+        st = i_start / D[il]
         for m, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
             i = np.flatnonzero(m)
-            rows.add(il[i], i_start[i], tdi[i], SOLID_K, REF_SQUARE, cc[i], rr[i], unique=True)
+            rows.add_keyed(skey[i], st[i], SOLID_K, REF_SQUARE, cc[i], rr[i], unique=True)
         for m, cc, rr, ff in ((lowx, cA, rA, fA), (lowx & two, c, r, fB)):
             i = np.flatnonzero(m & ((ff & 3) == 2))
-            rows.add(il[i], i_start[i], tdi[i], LOW_K, REF_SQUARE, cc[i], rr[i], unique=True)
-        # creatures on intervals
-        crA = _creatures(prep, cA, rA, att[il], tgt[il], ignore, fA)
-        crB = crA if not two.any() else _creatures(prep, c, r, att[il], tgt[il], ignore, fB)
-        passes = (crA >= 0).any(axis=0) & (crB >= 0).any(axis=0)
-        for cr in (crA, crB):
-            for layer in cr:
-                sel = passes & (layer >= 0)
-                rows.add(il[sel], i_start[sel], tdi[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
+            rows.add_keyed(skey[i], st[i], LOW_K, REF_SQUARE, cc[i], rr[i], unique=True)
+        # creatures on intervals: only stretches with a creature either side can pass one
+        ci = np.flatnonzero(((fA | fB) & 4) != 0)
+        if len(ci):
+            lc = il[ci]
+            crA = _creatures(prep, cA[ci], rA[ci], att[lc], tgt[lc], ignore, fA[ci])
+            crB = crA if not two.any() else \
+                _creatures(prep, c[ci], r[ci], att[lc], tgt[lc], ignore, fB[ci])
+            passes = (crA >= 0).any(axis=0) & (crB >= 0).any(axis=0)
+            kc, tc = skey[ci], st[ci]
+            for cr in (crA, crB):
+                for layer in cr:
+                    sel = passes & (layer >= 0)
+                    rows.add_keyed(kc[sel], tc[sel], CREATURE_K, REF_CREATURE, layer[sel], -1,
+                                   line=lc[sel])
 
     # ---- point events
     # attached ends (in the first window only)
@@ -495,34 +581,74 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
                          att, tgt, ignore, line_stop, line_slit, line_low, relevant=relevant)
 
-    line, tn, td, kind, rtype, r0, r1, shared = rows.arrays()
+    key, t, kind, rtype, r0, r1, shared = rows.arrays()
     done = empty | (ke >= nu + 1)
     return (line_stop, line_slit, line_low,
-            _finish(prep, D, line, tn, td, kind, rtype, r0, r1, shared),
+            _finish(prep, D, key, t, kind, rtype, r0, r1, shared),
             done)
 
 
-def _simple_vertices(prep: Prep, vx, el_, N_, D, after, su, sv, att, tgt, ignore, rows,
+def _linear_runs(a, b, M, ka, ke, start, hl):
+    """``a + k b`` (per-line int64 constants) at the points ``k = ka..ke`` of
+    each line (``M`` of them, from ``start``; ``hl`` the lines that have
+    any), as one array: a running sum of ``b`` that jumps at each line's first
+    point.  Int64 arithmetic wraps, so every value is the exact one whenever
+    that fits, as with ``a + k * b`` directly."""
+    inc = np.repeat(b, M)
+    if len(hl):
+        first = a[hl] + ka[hl] * b[hl]
+        jump = first.copy()
+        jump[1:] -= (a[hl] + ke[hl] * b[hl])[:-1]  # from the previous line's last point
+        inc[start[hl]] = jump
+    return np.cumsum(inc, out=inc)
+
+
+def _floor_div_runs(num, den, M, vmax, hl):
+    """``floor(num / den)`` and whether it is exact, for ``den`` a positive
+    per-line int64 repeated ``M`` times; ``|num| <= vmax * den / S`` per line.
+
+    Integer division is slow; float64 division is exact enough whenever
+    ``|num| < 2**53``: ``num`` and ``den`` convert exactly, and the correctly
+    rounded quotient ``x (1 + e)``, ``|e| <= 2**-53``, is off ``x`` by less
+    than ``|num| 2**-53 / den < 1 / den``, while a quotient that is not whole
+    lies at least ``1 / den`` from every integer.  So the float quotient has
+    the same floor, and is whole exactly when ``x`` is.  The bound is checked
+    (in float64, with a factor 2 to spare) and integer division used if it fails.
+    """
+    if len(hl) == 0 or (np.maximum(vmax[hl], S).astype(np.float64) *
+                        (den[hl] // S).astype(np.float64)).max() < 2.0 ** 52:
+        q = num.astype(np.float64)
+        q /= np.repeat(den.astype(np.float64), M)
+        fl = np.floor(q)
+        return fl.astype(np.int64), fl == q
+    d = np.repeat(den, M)
+    r = num // d
+    return r, num == r * d
+
+
+def _simple_vertices(prep: Prep, line, t, after, su, sv, entry, att, tgt, ignore, rows,
                      line_stop, line_low, want_blockers):
-    """Settle the vertices ``vx`` (indices into the point candidates) that only
-    squares touch; return the mask of candidates still needing the general rule.
+    """Settle the vertices (of lines ``line``, at parameters ``t``) crossed
+    diagonally that only squares touch; return the indices of those settled.
 
     In the frame the line enters the square ``after`` from the one diagonally
     behind it; the other two squares lie one on each side.  The blocking class
     closes the point if the squares behind or after are solid, or both side
     squares are; the low class likewise with solid-or-low squares; creatures
     likewise with their squares.
+
+    Only walls at the vertex matter: off-grid walls meeting any of the four
+    squares, and walls on the four unit edges that end at the vertex.  Those
+    are the two edges the line enters ``after`` through (``entry``, its edge
+    bits) and the two opposite ones it leaves the square behind through.
     """
     pf = prep.pflags.ravel()
-    cells = np.stack([after - su - sv, after, after - su, after - sv])  # before, after, sides
-    f = pf[cells]
-    simple = ~(((f & 0xF8) > 0).any(axis=0))  # no walled edge, no off-grid wall
-    keep = np.ones(len(el_), bool)
-    keep[vx[simple]] = False
-    v = vx[simple]
-    f = f[:, simple]
-    cells = cells[:, simple]
-    line = el_[v]
+    cells = (after - su - sv, after, after - su, after - sv)  # before, after, sides
+    f = [pf[cl] for cl in cells]
+    simple = np.flatnonzero((((f[0] | f[1] | f[2] | f[3]) & 8) |
+                             (f[1] & entry) | (f[0] & (entry ^ 0xF0))) == 0)
+    f = np.stack([fi[simple] for fi in f])
+    line, t = line[simple], t[simple]
     solid = (f & 1) > 0
     lowish = (f & 3) > 0
     stop = solid[0] | solid[1] | (solid[2] & solid[3])
@@ -530,79 +656,131 @@ def _simple_vertices(prep: Prep, vx, el_, N_, D, after, su, sv, att, tgt, ignore
     line_stop[line[stop]] = True
     line_low[line[low]] = True
     if not want_blockers:
-        return keep
+        return simple
     W2 = prep.w + 2
-    t = N_[v]
     # the squares behind and after are listed by their own stretches (at this
     # t or before), so only the side squares can add rows here
-    for i in (2, 3):
-        r, c = np.divmod(cells[i], W2)
-        for sel, kind in ((stop & solid[i], SOLID_K), (low & ((f[i] & 3) == 2), LOW_K)):
-            rows.add(line[sel], t[sel], D[line[sel]], kind, REF_SQUARE, c[sel] - 1, r[sel] - 1,
-                     unique=True)
+    sides = np.stack(cells[2:])[:, simple]
+    for sel, kind in ((stop & solid[2:], SOLID_K), (low & ((f[2:] & 3) == 2), LOW_K)):
+        i, j = np.nonzero(sel)
+        c, r = _cr(sides[i, j], W2)
+        rows.add(line[j], t[j], kind, REF_SQUARE, c, r, unique=True)
     has_cre = (f & 4) > 0
     if has_cre.any():
-        cre = [_creatures(prep, *_cr(cells[i], W2), att[line], tgt[line], ignore, f[i])
+        cre = [_creatures(prep, *_cr(cells[i][simple], W2), att[line], tgt[line], ignore, f[i])
                for i in range(4)]
         occ = [(cr >= 0).any(axis=0) for cr in cre]
         passes = occ[0] | occ[1] | (occ[2] & occ[3])
         for cr in cre[2:]:
             for layer in cr:
                 sel = passes & (layer >= 0)
-                rows.add(line[sel], t[sel], D[line[sel]], CREATURE_K, REF_CREATURE,
-                         layer[sel], -1)
-    return keep
+                rows.add(line[sel], t[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
+    return simple
+
+
+def _simple_seam_vertices(prep: Prep, line, t, after, su, sv, entry, att, tgt, ignore, rows,
+                          line_stop, line_low, want_blockers):
+    """Settle the vertices of seam lines (along a grid line) that only
+    squares touch, as :func:`_simple_vertices` does for diagonal ones.
+
+    In the frame the line runs along the grid line between the row of
+    ``after`` (side S) and the row across, one step back along v (side A);
+    of the four squares at the vertex two lie behind and two ahead, each
+    with its cone on one side only.  A class closes a side if a square of
+    that side is in it, and the point if it closes both.  Walls along the
+    line count on neither side, so only the two edges across the line at the
+    vertex (the edges ``entry`` that the line enters the squares ahead
+    through) and off-grid walls meeting the four squares matter.  Every
+    deciding square is listed (the stretches list some of them too, at this
+    t or before; duplicates go in :func:`_finish`).
+    """
+    pf = prep.pflags.ravel()
+    cells = (after, after - su, after - sv, after - su - sv)  # side S ahead, behind; side A
+    f = [pf[cl] for cl in cells]
+    simple = np.flatnonzero((((f[0] | f[1] | f[2] | f[3]) & 8) | ((f[0] | f[2]) & entry)) == 0)
+    f = np.stack([fi[simple] for fi in f])
+    line, t = line[simple], t[simple]
+    solid = (f & 1) > 0
+    lowish = (f & 3) > 0
+    stop = (solid[0] | solid[1]) & (solid[2] | solid[3])
+    low = ~stop & (lowish[0] | lowish[1]) & (lowish[2] | lowish[3])
+    line_stop[line[stop]] = True
+    line_low[line[low]] = True
+    if not want_blockers:
+        return simple
+    W2 = prep.w + 2
+    sq = np.stack(cells)[:, simple]
+    for sel, kind in ((stop & solid, SOLID_K), (low & ((f & 3) == 2), LOW_K)):
+        i, j = np.nonzero(sel)
+        c, r = _cr(sq[i, j], W2)
+        rows.add(line[j], t[j], kind, REF_SQUARE, c, r)
+    has_cre = (f & 4) > 0
+    if has_cre.any():
+        cre = [_creatures(prep, *_cr(cells[i][simple], W2), att[line], tgt[line], ignore, f[i])
+               for i in range(4)]
+        occ = [(cr >= 0).any(axis=0) for cr in cre]
+        passes = (occ[0] | occ[1]) & (occ[2] | occ[3])
+        for cr in cre:
+            for layer in cr:
+                sel = passes & (layer >= 0)
+                rows.add(line[sel], t[sel], CREATURE_K, REF_CREATURE, layer[sel], -1)
+    return simple
 
 
 def _cr(flat, W2):
-    """(c, r) of flat indices into the padded grid."""
-    r, c = np.divmod(flat, W2)
+    """(c, r) of flat indices into the padded grid.
+
+    The row is ``flat // W2``, taken in float64: the indices are not
+    negative and below 2**31 (maps hold at most 10**8 squares), so the float
+    quotient truncates to the exact floor (see :func:`_floor_div_runs`);
+    integer division is several times slower.
+    """
+    r = (flat / W2).astype(np.int64)
+    c = flat - r * W2
     return c - 1, r - 1
 
 
-def _simple_crossings(prep: Prep, is_y, vert_e, xn, yn, pd, f_after, f_before):
-    """Settle the simple walled crossings among point candidates (y-slot or not,
-    at a vertex or not, position, flags of the squares after and before).
+def _simple_crossings(prep: Prep, on_x, gline, unit, f_after, f_before, position):
+    """Settle the simple walled crossings among crossings of grid edges (not
+    vertices, no off-grid wall in the squares either side): on a vertical
+    grid line or not, its index ``gline``, the unit edge ``unit`` along it,
+    flags of the squares after and before, and ``position(i)`` giving the
+    exact positions of crossings ``i`` (needed only where a wall covers
+    part of its unit edge).
 
-    Returns None when there are none, else ``(keep, wall, stopped, slit, low)``:
-    ``keep`` marks the candidates still needing the general rule, ``wall`` the
-    wall segment of each candidate (valid where settled), and the three masks
-    what each settled crossing does.
+    Returns ``(settled, wall, stopped, slit, low)``: the indices of the
+    crossings settled, the wall segment of each, and what each one does.
     """
-    crossing = is_y | ~vert_e
-    free_near = ((f_after | f_before) & 8) > 0
-    cand = np.flatnonzero(crossing & ~free_near)
-    if len(cand) == 0:
-        return None
-    x, y, d = xn[cand], yn[cand], pd[cand]
-    on_x = x % (S * d) == 0  # on a vertical grid line (else on a horizontal one)
-    line = np.where(on_x, x // (S * d), y // (S * d))
-    unit = np.where(on_x, y // (S * d), x // (S * d))
-    pos = np.where(on_x, y, x)
-    j = np.full(len(cand), -1, np.int64)
+    j = np.full(len(on_x), -1, np.int64)
     for vertical, table in ((True, prep.vedge), (False, prep.hedge)):
         m = np.flatnonzero(on_x == vertical)
-        ok = (line[m] >= 0) & (line[m] < table.nlines) & (unit[m] >= 0) & (unit[m] < table.nunits)
+        ok = (gline[m] >= 0) & (gline[m] < table.nlines) & (unit[m] >= 0) & \
+            (unit[m] < table.nunits)
         m = m[ok]
-        j[m] = table.single[line[m] * table.nunits + unit[m]]
-    has = j >= 0
+        j[m] = table.single[gline[m] * table.nunits + unit[m]]
+    cand = np.flatnonzero(j >= 0)
+    j = j[cand]
+    on_x = on_x[cand]
     # (np.take gathers rows of a 2-D array several times faster than indexing)
-    ws = np.take(prep.wall_seg, np.maximum(j, 0), axis=0)
+    ws = np.take(prep.wall_seg, j, axis=0)
     lo = np.where(on_x, np.minimum(ws[:, 1], ws[:, 3]), np.minimum(ws[:, 0], ws[:, 2]))
     hi = np.where(on_x, np.maximum(ws[:, 1], ws[:, 3]), np.maximum(ws[:, 0], ws[:, 2]))
-    settled = has & (lo * d < pos) & (pos < hi * d)
-    n = len(is_y)
-    keep = np.ones(n, bool)
-    keep[cand[settled]] = False
-    wall = np.full(n, -1, np.int64)
-    wall[cand] = j
-    cls = np.full(n, -1, np.int64)
-    cls[cand[settled]] = ws[settled, 4]
-    solid_cells = ((f_after | f_before) & 1) > 0
+    # The crossing lies strictly inside its unit edge, so a wall covering the
+    # whole unit edge runs on past it both ways; one covering part of it is
+    # tested at the exact position.
+    u = unit[cand] * S
+    settled = (lo <= u) & (hi >= u + S)
+    part = np.flatnonzero(~settled)
+    if len(part):
+        xn, yn, d = position(cand[part])
+        pos = np.where(on_x[part], yn, xn)
+        settled[part] = (lo[part] * d < pos) & (pos < hi[part] * d)
+    cand, j, cls = cand[settled], j[settled], ws[settled, 4]
+    solid_cells = ((f_after[cand] | f_before[cand]) & 1) > 0
     stopped = cls == BLK
     slit = (cls == SLT) & ~solid_cells
     low = (cls == LOWC) & ~solid_cells
-    return keep, wall, stopped, slit, low
+    return cand, j, stopped, slit, low
 
 
 def _flags(prep: Prep, c, r):
@@ -804,10 +982,21 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     ix = xn // (S * pd)
     iy = yn // (S * pd)
     # Only points with something around them can be closed: a piece at the
-    # point lies in, or on an edge of, one of the (up to four) squares there.
-    pf2 = prep.pflags
-    near = pf2[iy, ix] | pf2[iy, ix + 1] | pf2[iy + 1, ix] | pf2[iy + 1, ix + 1]
+    # point lies in, or on an edge of, one of the (up to four) squares there:
+    # (ix - 1, iy - 1), (ix, iy - 1), (ix - 1, iy), (ix, iy), flags fa..fd.
+    W2 = prep.w + 2
+    pf = prep.pflags.ravel()
+    sq = (iy + 1) * W2 + ix + 1
+    fa, fb, fc, fd = pf[sq - W2 - 1], pf[sq - W2], pf[sq - 1], pf[sq]
+    near = fa | fb | fc | fd
     live = (near & relevant) > 0
+    # A grid wall at the point lies on a unit edge ending or lying there:
+    # vertical (ix, iy) = the left edge of (ix, iy), and at a vertex also
+    # (ix, iy - 1) = the left edge of (ix, iy - 1); horizontal (ix, iy) = the
+    # top edge of (ix, iy), and at a vertex (ix - 1, iy) = the top edge of
+    # (ix - 1, iy).  (Edge bits 16 = left, 64 = top.)
+    walled = (gx & (((fd & 16) > 0) | (gy & ((fb & 16) > 0)))) | \
+        (gy & (((fd & 64) > 0) | (gx & ((fc & 64) > 0))))
     # sides as arcs
     ddx, ddy = dx[line], dy[line]
     k1x, k1y, k2x, k2y = _rect_cone(prep.rects, att[line], xn, yn, pd)
@@ -875,7 +1064,7 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
                     contrib.append((e[s_], CRE, CREATURE_K, REF_CREATURE, layer[s_], -1,
                                     mA[s_], mB[s_]))
     # grid walls at the point
-    wall_ev, wall_j, wdx, wdy = _grid_walls_at(prep, ev, gx, gy, ix, iy)
+    wall_ev, wall_j, wdx, wdy = _grid_walls_at(prep, ev, gx, gy, ix, iy, walled)
     # free walls at the point
     walls = [(wall_ev, wall_j, wdx, wdy)] + ev["free_dirs"]
     for we, wj, wx, wy in walls:
@@ -887,17 +1076,11 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
 
     if not contrib:
         return
-    b = np.broadcast_to
-    cat = []
-    for k in range(8):
-        cat.append(np.concatenate([b(np.asarray(cn[k]), (len(cn[0]),)) for cn in contrib]))
-    ce, ccls, ckind, crt, cr0, cr1, cmA, cmB = cat
-    ce = ce.astype(np.int64)
-    ccls = ccls.astype(np.int64)
+    ce, ccls, ckind, crt, cr0, cr1, cmA, cmB = _fill_cols(
+        contrib, [len(cn[0]) for cn in contrib], [np.int64] * 6 + [bool] * 2)
     closed = np.zeros((2, ne, 4), bool)
     for side, m in ((0, cmA), (1, cmB)):
-        s_ = m.astype(bool)
-        np.logical_or.at(closed[side], (ce[s_], ccls[s_]), True)
+        np.logical_or.at(closed[side], (ce[m], ccls[m]), True)
     blk = closed[:, :, BLK]
     sl = blk | closed[:, :, SLT]
     lw = sl | closed[:, :, LOWC]
@@ -908,13 +1091,12 @@ def _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_a
     line_stop[line[stop]] = True
     line_slit[line[slit]] = True
     line_low[line[low]] = True
-    anyside = cmA.astype(bool) | cmB.astype(bool)
-    deciding = np.select([ccls == BLK, ccls == SLT, ccls == LOWC, ccls == CRE],
-                         [stop[ce], slit[ce], low[ce], crea[ce]], False)
+    anyside = cmA | cmB
+    deciding = np.stack([stop, slit, low, crea])[ccls, ce]  # (classes BLK, SLT, LOWC, CRE)
     # low pieces also decide a low crossing when the blocking class helps: only low ones kept
     keep = np.flatnonzero(anyside & deciding)
     ek = ce[keep]
-    rows.add(line[ek], tn[ek], td[ek], ckind[keep], crt[keep], cr0[keep], cr1[keep])
+    rows.add_frac(line[ek], tn[ek], td[ek], ckind[keep], crt[keep], cr0[keep], cr1[keep])
 
 
 def _cone_sides(e, full, c1x, c1y, c2x, c2y, ddx, ddy, arcs, is_special):
@@ -1029,14 +1211,11 @@ def _rect_cone(rects, idx, xn, yn, pd):
     return k1x, k1y, k2x, k2y
 
 
-def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
-    """Grid-wall directions at grid event points: (event, wall seg, wx, wy)."""
+def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy, walled):
+    """Grid-wall directions at grid event points: (event, wall seg, wx, wy).
+    Only points with a walled unit edge there (``walled``) need the lookups."""
     xn, yn, pd = ev["xn"], ev["yn"], ev["pd"]
-    grid = ev["grid"].copy()
-    # only points with a walled unit edge around them need the lookups
-    near = (gx & (prep.pvwall[iy + 1, ix + 1] | (gy & prep.pvwall[iy, ix + 1]))) | \
-        (gy & (prep.phwall[iy + 1, ix + 1] | (gx & prep.phwall[iy + 1, ix])))
-    grid &= near
+    grid = ev["grid"] & walled
     out_e, out_j, out_x, out_y = [], [], [], []
     ws = prep.wall_seg
     if not grid.any():
@@ -1081,7 +1260,7 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy):
     return e, j, wx, wy
 
 
-def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1, shared):
+def _finish(prep: Prep, D, key, t, kind, rtype, r0, r1, shared):
     """Keep each piece once at its least t; sort by (line, t, kind, ref).
 
     Rows are ordered by an exact integer key: the line, then ``floor(t * D)``
@@ -1090,28 +1269,19 @@ def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1, shared):
     rows with equal keys by (t, kind, ref).  ``shared``: the lines of the rows
     not added as unique (see :class:`_Rows`).
     """
-    if len(line) == 0:
+    if len(key) == 0:
         z = np.zeros(0, np.int64)
         return z, np.zeros(0), z, z, z, z
-    t = tn / td
-    Dl = D[line]
-    scale, rem = np.divmod(Dl, td)
-    N = tn * scale
-    odd = np.flatnonzero(rem != 0)
-    if len(odd):
-        N[odd] = [a * b // c for a, b, c in zip(tn[odd].tolist(), Dl[odd].tolist(),
-                                                  td[odd].tolist())]
-    key = (line << 44) + N
     order = np.argsort(key, kind="stable")
     # keep the first occurrence, in that order, of each piece of a line (its
     # least t); only lines with rows not added as unique can repeat a piece
     if len(shared):
         in_shared = np.zeros(len(D), bool)
         in_shared[shared] = True
-        cand = np.flatnonzero(in_shared[line[order]])  # positions in order
+        cand = np.flatnonzero(in_shared[key >> 44][order])  # positions in order
         o = order[cand]
-        piece = (((line[o] * 8 + kind[o]) * 4 + rtype[o]) << 42) + ((r0[o] + 1) << 21) + \
-            (r1[o] + 1)
+        piece = ((((key[o] >> 44) * 8 + kind[o]) * 4 + rtype[o]) << 42) + \
+            ((r0[o] + 1) << 21) + (r1[o] + 1)
         by_piece = np.argsort(piece, kind="stable")
         ps = piece[by_piece]
         dup = np.flatnonzero(ps[1:] == ps[:-1]) + 1
@@ -1119,7 +1289,7 @@ def _finish(prep: Prep, D, line, tn, td, kind, rtype, r0, r1, shared):
             keep = np.ones(len(order), bool)
             keep[cand[by_piece[dup]]] = False
             order = order[keep]
-    key, t, kind, rtype, r0, r1 = (a[order] for a in (key, t, kind, rtype, r0, r1))
+    key, t, kind, rtype, r0, r1 = (np.take(a, order) for a in (key, t, kind, rtype, r0, r1))
     line = key >> 44
     # rows with the same key: by t, then kind, then ref (squares (r, c), walls, creature ids)
     same = key[1:] == key[:-1]

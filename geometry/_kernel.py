@@ -72,6 +72,20 @@ STOPPED_CHUNK = 16384
 INTERIOR, START, END, TOUCH = 0, 1, 2, 3
 
 
+def _key_shift(D) -> int:
+    """Bits for ``floor(t * D)`` in the row keys ``(line << shift) + floor(t * D)``.
+
+    ``D <= (w * 1024) * (h * 1024) < 2**47`` on any map the model accepts
+    (at most 10**8 squares), so with at most 2**15 lines a chunk the keys fit
+    in an int64.
+    """
+    shift = max(int(D.max()).bit_length(), 1) if len(D) else 1
+    if shift + max(len(D), 1).bit_length() > 62:
+        raise ValueError(f"segments too long for exact keys: D has {shift} bits for "
+                         f"{len(D)} lines")
+    return shift
+
+
 def _ceil_div(a, b):
     return -((-a) // b)
 
@@ -80,8 +94,8 @@ class _Rows:
     """Accumulates blocker rows: sort key, t, kind, ref type, ref0, ref1 (kind
     and ref type as int8).
 
-    A row's key is ``(line << 44) + floor(t * D)`` with ``D`` its line's
-    common denominator, exact for every grid event (see :func:`_finish`);
+    A row's key is ``(line << shift) + floor(t * D)`` with ``D`` its line's
+    common denominator (``shift`` from :func:`_key_shift`), exact for every grid event (see :func:`_finish`);
     rows at ``N / D`` get the key and ``t`` at once, without a division by an
     arbitrary denominator.
 
@@ -92,8 +106,9 @@ class _Rows:
     looks for repeated pieces only in lines that have other rows.
     """
 
-    def __init__(self, D, keep: bool = True):
+    def __init__(self, D, shift: int, keep: bool = True):
         self.D = D
+        self.shift = shift
         self.parts: list[tuple[np.ndarray, ...]] = []
         self.shared: list[np.ndarray] = []
         self.keep = keep
@@ -102,7 +117,8 @@ class _Rows:
         """Rows of lines ``line`` at t = N / D."""
         if len(line) == 0 or not self.keep:
             return
-        self.add_keyed((line << 44) + N, N / self.D[line], kind, rtype, r0, r1, unique, line)
+        self.add_keyed((line << self.shift) + N, N / self.D[line], kind, rtype, r0, r1, unique,
+                       line)
 
     def add_frac(self, line, tn, td, kind, rtype, r0, r1):
         """Rows at t = tn / td (reduced; td divides D except at points on
@@ -116,7 +132,7 @@ class _Rows:
         if len(odd):
             N[odd] = [a * b // c for a, b, c in zip(tn[odd].tolist(), Dl[odd].tolist(),
                                                       td[odd].tolist())]
-        self.add_keyed((line << 44) + N, tn / td, kind, rtype, r0, r1, False, line)
+        self.add_keyed((line << self.shift) + N, tn / td, kind, rtype, r0, r1, False, line)
 
     def add_keyed(self, key, t, kind, rtype, r0, r1, unique=False, line=None):
         """Rows with their keys and t already made (``line`` needed unless
@@ -287,7 +303,8 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     # the line's events in parameter order, no sorting needed; the interval
     # after each slot is its square.  Arrays over all points are few and
     # cheap; a slot gets arrays of its own only when its square has flags.
-    rows = _Rows(D, want_blockers)
+    shift = _key_shift(D)
+    rows = _Rows(D, shift, want_blockers)
     line_stop = np.zeros(n, bool)
     line_slit = np.zeros(n, bool)
     line_low = np.zeros(n, bool)
@@ -535,7 +552,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
             cA[on_seam], rA[on_seam] = _cr(flat_across, W2)
     if want_blockers:
         # keys and t of every stretch at once; its rows take subsets
-        skey = (il << 44) + i_start
+        skey = (il << shift) + i_start
         st = i_start / D[il]
         for m, cc, rr in ((stop, cA, rA), (stop & two, c, r)):
             i = np.flatnonzero(m)
@@ -575,7 +592,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
         free_dirs = _free_wall_events(prep, pts, [(il, c, r), (il, cA, rA)] + end_cells,
                                       px, py, qx, qy, dx, dy, N0, N1, D, start_att, end_att)
 
-    ev = pts.merge(D)
+    ev = pts.merge(D, shift)
     if ev is not None:
         ev["free_dirs"] = [(ev["group_of"][i], j, x, y) for i, j, x, y in free_dirs]
         _evaluate_points(prep, ev, rows, px, py, dx, dy, N0, N1, D, start_att, end_att, touch,
@@ -584,7 +601,7 @@ def _trace_chunk(prep: Prep, seg, att, tgt, ignore, want_blockers=True, window=N
     key, t, kind, rtype, r0, r1, shared = rows.arrays()
     done = empty | (ke >= nu + 1)
     return (line_stop, line_slit, line_low,
-            _finish(prep, D, key, t, kind, rtype, r0, r1, shared),
+            _finish(prep, D, shift, key, t, kind, rtype, r0, r1, shared),
             done)
 
 
@@ -850,7 +867,7 @@ class _Points:
                            np.asarray(xn, np.int64), np.asarray(yn, np.int64),
                            np.asarray(pd, np.int64), np.full(n, grid, bool)])
 
-    def merge(self, D):
+    def merge(self, D, shift: int):
         if not self.parts:
             return None
         cat = [np.concatenate([p[k] for p in self.parts]) for k in range(7)]
@@ -862,7 +879,7 @@ class _Points:
         # (line, tn * D / td) orders and identifies them exactly; a stable sort
         # keeps grid members first within a group (the group's representative).
         if grid.all():
-            order = np.argsort((line << 44) + tn * (D[line] // td), kind="stable")
+            order = np.argsort((line << shift) + tn * (D[line] // td), kind="stable")
         else:
             order = np.lexsort((~grid, td, tn, line))
         line, tn, td, xn, yn, pd, grid = (a[order] for a in (line, tn, td, xn, yn, pd, grid))
@@ -1260,7 +1277,7 @@ def _grid_walls_at(prep: Prep, ev, gx, gy, ix, iy, walled):
     return e, j, wx, wy
 
 
-def _finish(prep: Prep, D, key, t, kind, rtype, r0, r1, shared):
+def _finish(prep: Prep, D, shift: int, key, t, kind, rtype, r0, r1, shared):
     """Keep each piece once at its least t; sort by (line, t, kind, ref).
 
     Rows are ordered by an exact integer key: the line, then ``floor(t * D)``
@@ -1278,19 +1295,30 @@ def _finish(prep: Prep, D, key, t, kind, rtype, r0, r1, shared):
     if len(shared):
         in_shared = np.zeros(len(D), bool)
         in_shared[shared] = True
-        cand = np.flatnonzero(in_shared[key >> 44][order])  # positions in order
+        cand = np.flatnonzero(in_shared[key >> shift][order])  # positions in order
         o = order[cand]
-        piece = ((((key[o] >> 44) * 8 + kind[o]) * 4 + rtype[o]) << 42) + \
-            ((r0[o] + 1) << 21) + (r1[o] + 1)
-        by_piece = np.argsort(piece, kind="stable")
-        ps = piece[by_piece]
-        dup = np.flatnonzero(ps[1:] == ps[:-1]) + 1
+        lo, hi = min(int(r0[o].min()), int(r1[o].min())), max(int(r0[o].max()), int(r1[o].max()))
+        if lo >= -1 and hi < (1 << 21) - 1:
+            # (line, kind, ref type, ref0, ref1) packed in one int64
+            piece = ((((key[o] >> shift) * 8 + kind[o]) * 4 + rtype[o]) << 42) + \
+                ((r0[o] + 1) << 21) + (r1[o] + 1)
+            by_piece = np.argsort(piece, kind="stable")
+            ps = piece[by_piece]
+            dup = np.flatnonzero(ps[1:] == ps[:-1]) + 1
+        else:  # refs too large to pack (a map or wall list of millions)
+            cols = (r1[o], r0[o], rtype[o], kind[o], key[o] >> shift)
+            by_piece = np.lexsort(cols)
+            same = np.ones(len(o) - 1, bool)
+            for c in cols:
+                cs = c[by_piece]
+                same &= cs[1:] == cs[:-1]
+            dup = np.flatnonzero(same) + 1
         if len(dup):
             keep = np.ones(len(order), bool)
             keep[cand[by_piece[dup]]] = False
             order = order[keep]
     key, t, kind, rtype, r0, r1 = (np.take(a, order) for a in (key, t, kind, rtype, r0, r1))
-    line = key >> 44
+    line = key >> shift
     # rows with the same key: by t, then kind, then ref (squares (r, c), walls, creature ids)
     same = key[1:] == key[:-1]
     if same.any():

@@ -620,6 +620,12 @@ def _linear_runs(a, b, M, ka, ke, start, hl):
     return np.cumsum(inc, out=inc)
 
 
+#: Bound on the numerators below which :func:`_floor_div_runs` divides in
+#: float64 (exact there, with a factor 2 to spare); tests set it to 0 to run
+#: the integer path.
+FLOAT_DIV_LIMIT = 2.0 ** 52
+
+
 def _floor_div_runs(num, den, M, vmax, hl):
     """``floor(num / den)`` and whether it is exact, for ``den`` a positive
     per-line int64 repeated ``M`` times; ``|num| <= vmax * den / S`` per line.
@@ -633,7 +639,7 @@ def _floor_div_runs(num, den, M, vmax, hl):
     (in float64, with a factor 2 to spare) and integer division used if it fails.
     """
     if len(hl) == 0 or (np.maximum(vmax[hl], S).astype(np.float64) *
-                        (den[hl] // S).astype(np.float64)).max() < 2.0 ** 52:
+                        (den[hl] // S).astype(np.float64)).max() < FLOAT_DIV_LIMIT:
         q = num.astype(np.float64)
         q /= np.repeat(den.astype(np.float64), M)
         fl = np.floor(q)

@@ -107,3 +107,21 @@ def test_chunk_size_does_not_change_blocker_lists():
     big = trace_units(m, units, a, t)
     small = trace_units(m, units, a, t, chunk=5)
     assert big.to_json() == small.to_json()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_integer_division_path_answers_as_the_float_path(seed, monkeypatch):
+    """The kernel divides in float64 when the numerators are small enough to
+    keep the floor exact (always on maps this size), in int64 otherwise; both
+    must give the same traces."""
+    from lineoffire.geometry import _kernel
+
+    m = random_map(seed + 40)
+    segs, att, tgt = random_segments(m, seed + 140, n=400)
+    want = trace(m, segs, attacker=att, target=tgt)
+    monkeypatch.setattr(_kernel, "FLOAT_DIV_LIMIT", 0.0)
+    got = trace(m, segs, attacker=att, target=tgt)
+    assert got.to_json() == want.to_json()
+    assert np.array_equal(got.stopped, want.stopped) and np.array_equal(got.low, want.low)
+    fast = trace(m, segs, attacker=att, target=tgt, stopped_only=True)
+    assert np.array_equal(fast.stopped, want.stopped)

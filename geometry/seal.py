@@ -67,6 +67,9 @@ PAIRS_PER_PASS = 2048
 WINDOW = 8
 #: The second try, along the other axis, skips pairs needing more starting cells.
 SECOND_CELLS = 36
+#: Maps with more squares get no proof (its tables take about 8 bytes a
+#: square): the exact search decides every pair there.
+MAX_PROOF_SQUARES = 1 << 24
 
 
 class _Frame:
@@ -74,12 +77,11 @@ class _Frame:
 
     Slices interleave grid lines and columns along the major axis: slice
     ``2k`` is grid line ``k``, slice ``2c + 1`` the centre of column ``c``.
-    ``lo[i * n + r]`` / ``hi[i * n + r]`` (``n`` squares along the minor
-    axis): the run holding unit ``r`` of slice ``i`` (solid squares of the
-    column; unit edges of the grid line walled whole or beside a solid
-    square), as heights
-    ``(lo, hi)``; a unit outside any run has ``lo > n`` and ``hi < 0`` so no
-    interval fits.
+    Unit ``r`` of a slice is blocked when it is a solid square of the column,
+    or a unit edge of the grid line walled whole or beside a solid square.
+    ``end[i * n + r]`` (``n`` squares along the minor axis) is the height
+    where the run of blocked units holding unit ``r`` of slice ``i`` ends,
+    or -1 where the unit is not blocked (no height is below it).
     """
 
     def __init__(self, solid: np.ndarray, walled: np.ndarray):
@@ -90,26 +92,20 @@ class _Frame:
         # a line crossing a unit edge beside a solid square enters the square
         both[2:-1:2] |= solid[:-1] | solid[1:]
         both[1::2] = solid
-        lo, hi = _runs(both)
-        self.lo, self.hi = lo.ravel(), hi.ravel()
-        self.last = len(self.lo) - 1
+        self.end = _run_ends(both).ravel()
+        self.last = len(self.end) - 1
 
 
-def _runs(blocked: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive) of the run of True holding each cell, along axis 1."""
-    m, n = blocked.shape
-    j = np.arange(n, dtype=np.int32)
-    prev = np.zeros_like(blocked)
-    prev[:, 1:] = blocked[:, :-1]
+def _run_ends(blocked: np.ndarray) -> np.ndarray:
+    """Where the run of True holding each cell ends (exclusive index) along
+    axis 1, -1 for a False cell; the smallest integer type that holds it."""
+    n = blocked.shape[1]
+    dtype = np.int16 if n < (1 << 15) - 1 else np.int32
     nxt = np.zeros_like(blocked)
     nxt[:, :-1] = blocked[:, 1:]
-    start = np.where(blocked & ~prev, j, -1).astype(np.int32)
-    np.maximum.accumulate(start, axis=1, out=start)
-    end = np.where(blocked & ~nxt, j + 1, n + 1).astype(np.int32)
+    end = np.where(blocked & ~nxt, np.arange(1, n + 1, dtype=dtype), n + 1).astype(dtype)
     end = np.minimum.accumulate(end[:, ::-1], axis=1)[:, ::-1]
-    lo = np.where(blocked, start, n + 2).astype(np.float64)
-    hi = np.where(blocked, end, -2).astype(np.float64)
-    return lo, hi
+    return np.where(blocked, end, -1).astype(dtype)
 
 
 def _walled_edges(bmap: BattleMap) -> tuple[np.ndarray, np.ndarray]:
@@ -173,7 +169,8 @@ def sealed(bmap: BattleMap, rect_a: np.ndarray, rect_b: np.ndarray) -> np.ndarra
     -------
     ndarray of bool, shape (N,)
         True: total cover between the two spaces (no line of effect).  False:
-        not proved (the exact search decides).
+        not proved (the exact search decides); always so on maps of more
+        than :data:`MAX_PROOF_SQUARES` squares.
 
     Examples
     --------
@@ -202,6 +199,8 @@ def sealed(bmap: BattleMap, rect_a: np.ndarray, rect_b: np.ndarray) -> np.ndarra
         for s in range(0, len(a), PAIRS_PER_PASS):
             out[s:s + PAIRS_PER_PASS] = sealed(bmap, a[s:s + PAIRS_PER_PASS],
                                                b[s:s + PAIRS_PER_PASS])
+        return out
+    if bmap.width * bmap.height > MAX_PROOF_SQUARES:
         return out
     sp = _seal_prep(bmap)
     gap_x = np.maximum(b[:, 0] - a[:, 2], a[:, 0] - b[:, 2])
@@ -328,10 +327,14 @@ def _cells_proved(frame: _Frame, x0: np.ndarray, span: np.ndarray, cu: np.ndarra
         hi = hi0[live, None] + dhi[live, None] * j
         row = np.floor(lo)
         np.clip(row, 0, n - 1, out=row)
-        idx = (first[live, None] + (j0 - 1 + w).astype(np.int64)) * n + row.astype(np.int64)
+        r = row.astype(np.int64)
+        idx = (first[live, None] + (j0 - 1 + w).astype(np.int64)) * n + r
         inside = j <= count[live, None]
         np.minimum(idx, frame.last, out=idx)
-        hit = (frame.lo.take(idx) < lo) & (hi < frame.hi.take(idx)) & inside
+        # inside the open run holding unit r: it ends above hi, and it starts
+        # below lo (lo is past r, or unit r - 1 belongs to the run too)
+        before = np.where(r > 0, frame.end.take(np.maximum(idx - 1, 0)), -1)
+        hit = (hi < frame.end.take(idx)) & ((lo > row) | (before >= 0)) & inside
         done = hit.any(axis=1)
         out[live[done]] = True
         live = live[~done & (count[live] > j0 + WINDOW)]

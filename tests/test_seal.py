@@ -232,3 +232,10 @@ def test_many_pairs_in_passes_answer_as_one(monkeypatch):
         monkeypatch.setattr(seal, "PAIRS_PER_PASS", 3)
         assert (sealed_pairs(m, a, t) == whole).all()
         monkeypatch.undo()
+
+
+def test_no_proof_on_maps_over_the_size_limit(monkeypatch):
+    m = BattleMap.build(5, 3, squares=["..#.."] * 3)
+    assert sealed(m, [[0, 1, 1, 2]], [[4, 1, 5, 2]]).tolist() == [True]
+    monkeypatch.setattr(seal, "MAX_PROOF_SQUARES", 14)
+    assert sealed(m, [[0, 1, 1, 2]], [[4, 1, 5, 2]]).tolist() == [False]

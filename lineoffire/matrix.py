@@ -366,12 +366,11 @@ def _trace_plans(bmap: BattleMap, plans: Sequence[Any]) -> tuple[list[list[LineT
         planned += int(sizes.sum())
         if sizes.sum() == 0:
             continue
-        rows = np.concatenate([
-            np.column_stack([plans[k].segments.astype(np.float64),
-                             plans[k].attacker.astype(np.float64),
-                             plans[k].target.astype(np.float64)])
-            for k in members if len(plans[k])
-        ])
+        drawn = [plans[k] for k in members if len(plans[k])]
+        rows = np.empty((int(sizes.sum()), 6), dtype=np.float64)
+        rows[:, :4] = np.concatenate([p.segments for p in drawn])
+        rows[:, 4] = np.concatenate([p.attacker for p in drawn])
+        rows[:, 5] = np.concatenate([p.target for p in drawn])
         uniq, inverse = _distinct_rows(rows)
         traced += len(uniq)
         batch = trace(bmap, uniq[:, :4], attacker=uniq[:, 4].astype(np.int64),

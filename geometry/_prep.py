@@ -5,6 +5,8 @@ All coordinates are integers in units of 1/1024 square (``SCALE``).
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 
 from lineoffire.maps.model import LOW, SCALE, SOLID, BattleMap
@@ -69,6 +71,14 @@ class Prep:
         self.pflags[1:-1, -1] |= (self.pvwall[1:-1, -2] * 16).astype(np.uint8)
         self.pflags[0, 1:-1] |= (self.phwall[1, 1:-1] * 128).astype(np.uint8)
         self.pflags[-1, 1:-1] |= (self.phwall[-2, 1:-1] * 64).astype(np.uint8)
+
+    def derived(self, name: str, build: Callable[[], Any]) -> Any:
+        """Another per-map table, made once by ``build()`` and kept with these
+        (so it is rebuilt whenever they are, see :func:`prep_for`)."""
+        got = self.__dict__.get(name)
+        if got is None:
+            got = self.__dict__[name] = build()
+        return got
 
     # ------------------------------------------------------------ creatures
     def _creatures(self, bmap: BattleMap) -> None:

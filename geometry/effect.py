@@ -36,7 +36,7 @@ Method
    critical point.
 
 The blocking walls and the vertices where solid squares turn are found once
-per map and cached on the map object (like the trace kernel's tables).
+per map and kept with the trace kernel's tables (rebuilt with them).
 
 The trace engine reads coordinates on the 1/1024 lattice, so a candidate line
 is traced exactly when it has a lattice point in each space (always so for
@@ -57,6 +57,7 @@ import numpy.typing as npt
 
 from lineoffire.maps.model import SCALE, SOLID, BattleMap, Creature, MapError
 
+from ._prep import prep_for
 from .lines import corner_to_corner, centre_line, origin_lines, space_rect
 from .seal import sealed_pairs
 from .trace import as_point, trace
@@ -487,20 +488,10 @@ class _EffectPrep:
 
 
 def _effect_prep(bmap: BattleMap) -> _EffectPrep:
-    """The cached :class:`_EffectPrep` of ``bmap``, rebuilt when its squares
-    array or wall list is replaced or the list changes length (as
-    :func:`lineoffire.geometry._prep.prep_for`)."""
-    key = (bmap.squares, bmap.walls, len(bmap.walls))
-    cached = getattr(bmap, "_lof_effect", None)
-    if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1] \
-            and cached[0][2] == key[2]:
-        return cached[1]
-    prep = _EffectPrep(bmap)
-    try:
-        object.__setattr__(bmap, "_lof_effect", (key, prep))
-    except AttributeError:
-        pass
-    return prep
+    """The cached :class:`_EffectPrep` of ``bmap``, kept with the trace
+    kernel's tables (:func:`lineoffire.geometry._prep.prep_for`) and rebuilt
+    with them."""
+    return prep_for(bmap).derived("effect", lambda: _EffectPrep(bmap))
 
 
 # ------------------------------------------------------- critical points

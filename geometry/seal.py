@@ -147,11 +147,7 @@ class _SealPrep:
 
 def _seal_prep(bmap: BattleMap) -> _SealPrep:
     """Cached alongside the trace kernel's tables (rebuilt with them)."""
-    prep = prep_for(bmap)
-    cached = prep.__dict__.get("_seal")
-    if cached is None:
-        cached = prep.__dict__["_seal"] = _SealPrep(bmap)
-    return cached
+    return prep_for(bmap).derived("seal", lambda: _SealPrep(bmap))
 
 
 # ------------------------------------------------------------------ public

@@ -1297,7 +1297,10 @@ def _finish(prep: Prep, D, shift: int, key, t, kind, rtype, r0, r1, shared):
         return z, np.zeros(0), z, z, z, z
     order = np.argsort(key, kind="stable")
     # keep the first occurrence, in that order, of each piece of a line (its
-    # least t); only lines with rows not added as unique can repeat a piece
+    # least t); only lines with rows not added as unique can repeat a piece.
+    # Rows with equal keys keep the order they were added in (stable sorts):
+    # stretch rows come before point rows, and that is what makes the first
+    # of a piece's rows with one key also its least t.
     if len(shared):
         in_shared = np.zeros(len(D), bool)
         in_shared[shared] = True

@@ -223,7 +223,7 @@ def sealed(bmap: BattleMap, rect_a: np.ndarray, rect_b: np.ndarray) -> np.ndarra
 
 def sealed_pairs(bmap: BattleMap, attackers: np.ndarray, targets: np.ndarray) -> np.ndarray:
     """:func:`sealed` for pairs of creatures given by their indices in ``bmap.creatures``."""
-    rects = np.array([c.rect for c in bmap.creatures], dtype=np.float64).reshape(-1, 4)
+    rects = prep_for(bmap).rects / S  # cached with the map's tables, in squares
     return sealed(bmap, rects[np.asarray(attackers, dtype=np.int64)],
                   rects[np.asarray(targets, dtype=np.int64)])
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
+import numpy as np
+
 from lineoffire.maps import BattleMap
 
 
@@ -31,3 +33,16 @@ def board_from_rows(rows: Sequence[str], *, walls: Iterable[Any] = (),
     placed = [{"id": k, "x": c, "y": r, **fields.get(k, {})} for k, (c, r) in found.items()]
     return BattleMap.build(len(rows[0]), len(rows), squares=squares, walls=list(walls),
                            creatures=placed + list(creatures), **kw)
+
+
+def place_space(rng: np.random.Generator, taken: np.ndarray, space: int,
+                tries: int) -> tuple[int, int] | None:
+    """A random free top-left ``(x, y)`` for a ``space`` x ``space`` creature on
+    the boolean grid ``taken`` (then marked taken), or None after ``tries``."""
+    h, w = taken.shape
+    for _ in range(tries):
+        x, y = int(rng.integers(0, w - space + 1)), int(rng.integers(0, h - space + 1))
+        if not taken[y:y + space, x:x + space].any():
+            taken[y:y + space, x:x + space] = True
+            return x, y
+    return None

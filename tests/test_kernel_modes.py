@@ -16,6 +16,8 @@ from lineoffire.geometry._kernel import trace_units
 from lineoffire.geometry.trace import as_segments, creature_indices
 from lineoffire.maps import BattleMap
 
+from boards import place_space
+
 
 def random_map(seed: int) -> BattleMap:
     rng = np.random.default_rng(seed)
@@ -41,12 +43,9 @@ def random_map(seed: int) -> BattleMap:
     for i in range(10):
         size = ["medium", "medium", "large", "small", "huge"][i % 5]
         s = {"medium": 1, "small": 1, "large": 2, "huge": 3}[size]
-        for _ in range(50):
-            x, y = int(rng.integers(0, w - s + 1)), int(rng.integers(0, h - s + 1))
-            if not taken[y:y + s, x:x + s].any():
-                taken[y:y + s, x:x + s] = True
-                creatures.append({"id": f"c{i}", "x": x, "y": y, "size": size})
-                break
+        at = place_space(rng, taken, s, 50)
+        if at is not None:
+            creatures.append({"id": f"c{i}", "x": at[0], "y": at[1], "size": size})
     return BattleMap.build(w, h, squares=squares.astype(np.uint8), walls=walls,
                            creatures=creatures)
 

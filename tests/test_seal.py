@@ -16,6 +16,7 @@ from lineoffire.geometry import effect, seal
 from lineoffire.geometry.seal import sealed, sealed_pairs
 from lineoffire.maps import BattleMap
 
+from boards import place_space
 from conftest import HAVE_KERNEL
 
 pytestmark = pytest.mark.skipif(not HAVE_KERNEL, reason="no kernel yet")
@@ -65,16 +66,21 @@ def _grid_map(rng: np.random.Generator) -> BattleMap | None:
     creatures = []
     for i in range(int(rng.integers(3, 9))):
         size = str(rng.choice(["medium", "medium", "large", "huge"]))
-        s = SPACE[size]
-        for _ in range(40):
-            x, y = int(rng.integers(0, w - s + 1)), int(rng.integers(0, h - s + 1))
-            if not taken[y:y + s, x:x + s].any():
-                taken[y:y + s, x:x + s] = True
-                creatures.append({"id": f"c{i}", "x": x, "y": y, "size": size})
-                break
+        at = place_space(rng, taken, SPACE[size], 40)
+        if at is not None:
+            creatures.append({"id": f"c{i}", "x": at[0], "y": at[1], "size": size})
     if len(creatures) < 2:
         return None
     return BattleMap.build(w, h, squares=squares, walls=walls, creatures=creatures)
+
+
+def _grid_maps(seed: int):
+    """An endless stream of :func:`_grid_map` maps (those with two creatures)."""
+    rng = np.random.default_rng(seed)
+    while True:
+        m = _grid_map(rng)
+        if m is not None:
+            yield m
 
 
 def _all_pairs(m: BattleMap) -> tuple[np.ndarray, np.ndarray]:
@@ -99,12 +105,10 @@ def test_sealed_only_where_there_is_no_line_of_effect(seed):
 
 def test_proves_most_cut_off_pairs_of_random_maps():
     """Not a soundness test: the proof must also be worth having."""
-    rng = np.random.default_rng(7)
     cut = proved = 0
-    while cut < 300:
-        m = _grid_map(rng)
-        if m is None:
-            continue
+    for m in _grid_maps(7):
+        if cut >= 300:
+            break
         a, t = _all_pairs(m)
         got = sealed_pairs(m, a, t)
         for ai, ti, g in zip(a.tolist(), t.tolist(), got.tolist()):
@@ -185,12 +189,7 @@ def _remap(m: BattleMap, width: int, height: int, squares: np.ndarray, point) ->
 
 
 def test_rotations_and_mirrors_prove_the_same():
-    rng = np.random.default_rng(11)
-    checked = 0
-    while checked < 20:
-        m = _grid_map(rng)
-        if m is None:
-            continue
+    for m, _ in zip(_grid_maps(11), range(20)):
         a, t = _all_pairs(m)
         base = sealed_pairs(m, a, t)
         r = np.array([c.rect for c in m.creatures], dtype=np.float64)
@@ -206,7 +205,6 @@ def test_rotations_and_mirrors_prove_the_same():
         ]
         for mv, rv in variants:
             assert (sealed(mv, rv[a], rv[t]) == base).all()
-        checked += 1
 
 
 def test_spaces_not_on_whole_squares_and_empty_input():
@@ -224,9 +222,7 @@ def test_spaces_not_on_whole_squares_and_empty_input():
 
 
 def test_many_pairs_in_passes_answer_as_one(monkeypatch):
-    rng = np.random.default_rng(5)
-    maps = [m for m in (_grid_map(rng) for _ in range(12)) if m is not None]
-    for m in maps:
+    for m, _ in zip(_grid_maps(5), range(12)):
         a, t = _all_pairs(m)
         whole = sealed_pairs(m, a, t)
         monkeypatch.setattr(seal, "PAIRS_PER_PASS", 3)
